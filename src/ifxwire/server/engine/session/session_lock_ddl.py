@@ -36,6 +36,7 @@ class RowLockDdl:
         _savepoints: list[str]
         _rl_undo: list[undo.Entry]
         _rl_hold: bool
+        _rl_stored: int
         _rl_owner: str
         _rl_seq: int
         _rl_escalated: bool
@@ -118,6 +119,7 @@ class RowLockDdl:
         """rl_ddl under the latch; None when the statement was taken back as unsupported."""
         assert self.database is not None
         held = self._rl_hold
+        stored = self._rl_stored  # (a rollback to the savepoint takes back what _rl_store wrote)
         if held:
             conn.execute("SAVEPOINT _ifx_rl")
         else:
@@ -154,6 +156,7 @@ class RowLockDdl:
         except BaseException as e:
             # the lock triggers may have gone with the rollback
             self._rl_key = self._rl_triggers.key = None
+            self._rl_stored = stored
             self._rl_abandon_unit(conn, held)
             if isinstance(e, ddl_undo.Unsupported):
                 return None
@@ -162,6 +165,7 @@ class RowLockDdl:
             self._sql_txn = False
             self._savepoints.clear()
         self._rl_undo.extend(entries)
+        self._rl_stored = len(self._rl_undo)
         self._rl_ddl_done = True
         self._rl_hold = True
         self._rl_flush_hold()  # visible to others now, behind the table's lock

@@ -59,6 +59,7 @@ class RowLockLatch:
         _rl_undo: list[undo.Entry]
         _rl_hold: bool
         _rl_flushed: int
+        _rl_stored: int
         _rl_owner: str
         _rl_in: bool
         _rl_use: threading.Lock
@@ -78,6 +79,7 @@ class RowLockLatch:
         def _after_commit(self) -> None: ...
         def park_stale(self) -> None: ...
         def rl_ddl_discard(self) -> None: ...
+        def _rl_store_held(self, conn: sqlite3.Connection) -> None: ...
 
     # ---- the latch: one SQLite writer at a time, without SQLite's busy sleeps --------------
     def _latch(self, kind: str | None = None, deadline: float | None = None) -> None:
@@ -217,6 +219,9 @@ class RowLockLatch:
             self._rl_hold = False
             return
         try:
+            # the before-images of its statements go into it first (rl_write kept them in
+            # memory while the transaction was held)
+            self._rl_store_held(conn)
             # (synchronous is NORMAL since the transaction began: a statement in a
             # transaction; it cannot be changed inside one)
             conn.execute("COMMIT")
@@ -235,6 +240,7 @@ class RowLockLatch:
         entries with them, are gone, so the Informix transaction is lost. COMMIT WORK then
         refuses it (-213), as in the mode without row locks (docs/SERVER.md, "Cancel")."""
         self._rl_hold = False
+        self._rl_stored = min(self._rl_stored, self._rl_flushed)
         if len(self._rl_undo) > self._rl_flushed:
             del self._rl_undo[self._rl_flushed:]
             if self.in_transaction:
@@ -261,6 +267,7 @@ class RowLockLatch:
                         self._flush_wal()
                 else:  # SQLite's rollback took back what was not yet committed to the file
                     del self._rl_undo[self._rl_flushed:]
+                    self._rl_stored = min(self._rl_stored, self._rl_flushed)
             if not self._rl_undo and not self._rl_hold:
                 return
             self._latch()  # takes back a parked transaction, or waits for its flush
@@ -282,6 +289,7 @@ class RowLockLatch:
             self._rl_escalated = False
             self._rl_owner = ""
             self._rl_flushed = 0
+            self._rl_stored = 0
             # CDC: a transaction not ended above (lost with its held statements, nothing
             # left to undo) is logged as rolled back, never carried into the next one
             CAPTURE.txn_end(self, False)
@@ -344,6 +352,8 @@ class RowLockLatch:
             try:
                 if self._rl_undo:
                     self.rl_ddl_discard()
+                if self._rl_stored:
+                    # (the entries still in memory were never written: nothing to delete)
                     conn.execute(f"DELETE FROM {undo.UNDO_TABLE} WHERE owner = ?",
                                  (self._rl_owner,))
                 self.lo.before_commit()

@@ -187,6 +187,7 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
     _rl_latches: list[Latch]
     _rl_hold: bool
     _rl_flushed: int
+    _rl_stored: int
     _rl_lost: bool
     _rl_use: threading.Lock
     _rl_in: bool
@@ -220,6 +221,10 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         #: How many of _rl_undo's entries are committed to the file (the rest are in the
         #: held transaction)
         self._rl_flushed = 0
+        #: How many of _rl_undo's entries are written to the file (committed or in the open
+        #: SQLite transaction); those after them belong to the held transaction and are
+        #: written only if it is committed before the Informix COMMIT (_rl_store_held)
+        self._rl_stored = 0
         #: The next undo entry's number in the file (only grows: entries sort by it)
         self._rl_seq = 0
         #: An interrupt took the held transaction back (session_errors.interrupted reports it)
@@ -279,6 +284,7 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         self._rl_key = None
         self._rl_sync = ""
         self._rl_undo = []
+        self._rl_stored = 0
         # REPEATABLE READ's per-row share function: the session's closure (its quick path
         # inline), reached through the connection's _ifx_rs like the others
         self._rl_share = self.engine.locks.share_function(
@@ -557,7 +563,13 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                         if self._rl_pending:
                             # runs of inserted rowids as one entry each (undo.coalesce)
                             self._rl_pending = undo.coalesce(self._rl_pending)
-                            self._rl_store(conn, self._rl_pending)
+                            if not self.in_transaction:
+                                self._rl_store(conn, self._rl_pending)
+                            # else kept in memory with the held transaction these entries
+                            # now hold open: written to the file only if that SQLite
+                            # transaction is committed before the Informix COMMIT
+                            # (_rl_store_held); the COMMIT WORK that commits it deletes
+                            # them, so it writes none (docs/SERVER.md, "The undo log")
                         if self.in_transaction:
                             CAPTURE.statement_done(self)  # CDC: a chunk spilled in this unit
                         if held:
@@ -576,7 +588,9 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                             self._rl_hold = held or bool(self._rl_pending)
                             if not self._rl_hold:
                                 conn.execute("COMMIT")
-                        undo.extend(self._rl_undo, self._rl_pending, self._rl_flushed)
+                        undo.extend(self._rl_undo, self._rl_pending, self._rl_stored)
+                        if not self._rl_hold:
+                            self._rl_stored = len(self._rl_undo)
                         return result
                     except BaseException:
                         if not self.in_transaction:
@@ -621,9 +635,25 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
 
     def _rl_store(self, conn: sqlite3.Connection, entries: list[undo.Entry]) -> None:
         """Write a unit's undo entries to the file, numbered after every entry this session
-        wrote before (the in-memory log joins runs, so its length is no sequence number)."""
+        wrote before (the in-memory log joins runs, so its length is no sequence number);
+        the held transaction's entries not written yet go first, so the numbers keep the
+        order the changes were made in (recovery applies them backwards). The caller appends
+        ``entries`` to ``_rl_undo`` and counts them written (``_rl_stored``)."""
+        self._rl_store_held(conn)
         undo.store(conn, self._new_owner(), self._rl_seq, entries)
         self._rl_seq += len(entries)
+
+    def _rl_store_held(self, conn: sqlite3.Connection) -> None:
+        """Write the undo entries the held SQLite transaction kept in memory, in it: before
+        anything commits that transaction while the Informix transaction goes on (another
+        session needs the latch, an escalation, row-lock DDL). A kill -9 then finds every
+        committed change's before-image in the file, as when each statement wrote its own;
+        an uncommitted SQLite transaction needs none (a crash takes it back whole)."""
+        kept = self._rl_undo[self._rl_stored:]
+        if kept:
+            undo.store(conn, self._new_owner(), self._rl_seq, kept)
+            self._rl_seq += len(kept)
+            self._rl_stored = len(self._rl_undo)
 
     def _new_owner(self) -> str:
         """This transaction's key in the undo log (made at its first undo entry)."""
@@ -662,7 +692,11 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         # this session's own held one becomes the escalated transaction.
         self._latch(kind, self._lock_deadline())
         try:
-            if not self._rl_hold:
+            if self._rl_hold:
+                # an escalated transaction may be committed before the Informix COMMIT
+                # (session_txn.run_write_alone): its images go into it now
+                self._rl_store_held(conn)
+            else:
                 self._rl_install()
                 started = time.monotonic()
                 self._sync(True)

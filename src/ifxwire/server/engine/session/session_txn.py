@@ -57,6 +57,11 @@ def private_write(plan: Plan) -> bool:
 class Transactions:
     """The transaction half of EngineSession (session.py defines the state)."""
 
+    #: DDL ran through ``run_write`` since the last transaction's end: SET CONSTRAINTS …
+    #: DEFERRED (SQLite's defer_foreign_keys, which lasts to the SQLite transaction's end)
+    #: may be on, so COMMIT reads it (``_deferred_violation``).
+    _txn_ddl: bool = False
+
     if TYPE_CHECKING:
         database: str | None
         in_transaction: bool
@@ -270,6 +275,8 @@ class Transactions:
         """Run ``action`` under the database write lock; outside a transaction it commits (or
         on an error rolls back) by itself. Inside a running statement (a smart-LOB function
         called from SQL) it joins that statement."""
+        if kind == "ddl":
+            self._txn_ddl = True  # (_deferred_violation)
         if self.lo.sql_depth:
             if self.in_transaction and not self._sql_txn:
                 self._begin_write(kind)  # a SELECT calling a writing routine, in a transaction
@@ -430,8 +437,17 @@ class Transactions:
         """A foreign key kept by triggers (features/inherit.py: typed tables) that rows of
         this transaction break while SET CONSTRAINTS … DEFERRED held its checks back."""
         conn = self.conn
-        if conn is None or not conn.in_transaction or not conn.execute(
-                "PRAGMA defer_foreign_keys").fetchone()[0]:
+        if conn is None or not conn.in_transaction:
+            return None
+        if self.row_locks and not self._txn_ddl:
+            # Row locks: the SQLite transaction open now (held or escalated) began in this
+            # Informix transaction, and only SET CONSTRAINTS … DEFERRED leaves
+            # defer_foreign_keys on (ALTER's copy puts it back; the undo's apply is a
+            # transaction of its own), a DDL statement that runs through run_write (it
+            # escalates; a routine inside DML may not run it, -675): none ran, so the
+            # PRAGMA, a statement of every transaction written alone, is not read.
+            return None
+        if not conn.execute("PRAGMA defer_foreign_keys").fetchone()[0]:
             return None
         return deferred_violation(conn)
 
@@ -473,6 +489,7 @@ class Transactions:
         finally:
             self._end_temp_txn(lost or verb != "COMMIT")
         self.in_transaction = False
+        self._txn_ddl = False  # (its SQLite transaction ended in rl_finish/_end_sql_txn)
         self.transactions_ended += 1
         self.txn_level_ends()
         if lost and verb == "COMMIT":
