@@ -17,13 +17,13 @@ login cancel out. Slow (a minute or two per tree); the trees run one after the o
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import signal
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench import valgrind_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CONST = "SELECT 1 FROM systables WHERE tabid = 1"
@@ -33,15 +33,7 @@ def _count(src: str, statements: int) -> int:
     """valgrind's I refs of one server run that served ``statements`` select_one_row."""
     import ifxwire
 
-    env = dict(os.environ, PYTHONPATH=src)
-    env.pop("IFXWIRE_PURE", None)
-    srv = subprocess.Popen(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, "-m", "ifxwire.server", "--port", "0", "--data",
-         tempfile.mkdtemp(prefix="ifxwire-instr-"), "--log-level", "WARNING"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert srv.stdout is not None and srv.stderr is not None
-    port = int(srv.stdout.readline().strip().rsplit(":", 1)[1])
+    srv, port = valgrind_server.start(src)
     conn = ifxwire.connect(host="127.0.0.1", port=port, user="informix", password="in4mix",
                            database="sysmaster", autocommit=True)
     cur = conn.cursor()
@@ -50,20 +42,7 @@ def _count(src: str, statements: int) -> int:
         cur.fetchall()
     cur.close()
     conn.close()
-    # Under valgrind the server now and then misses the first SIGTERM (seen twice in six
-    # runs, its threads waiting on a futex): ask again until it is gone.
-    while True:
-        srv.send_signal(signal.SIGTERM)
-        try:
-            srv.wait(timeout=20)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    err = srv.stderr.read()
-    found = re.search(r"I\s+refs:\s+([\d,]+)", err)
-    if found is None:
-        raise SystemExit(f"no instruction count from valgrind:\n{err[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    return valgrind_server.stop_and_count(srv)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,14 +26,14 @@ login and the set-up cancel out. Slow (a minute or two per tree and case).
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import signal
 import struct
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bench import valgrind_server
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
@@ -104,29 +104,10 @@ def _setup(port: int) -> None:
 
 def _count(src: str, case: str, statements: int) -> int:
     """valgrind's I refs of one server run that served ``statements`` of ``case``."""
-    env = dict(os.environ, PYTHONPATH=src)
-    env.pop("IFXWIRE_PURE", None)
-    srv = subprocess.Popen(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, "-m", "ifxwire.server", "--port", "0", "--row-locks", "--data",
-         tempfile.mkdtemp(prefix="ifxwire-winstr-"), "--log-level", "WARNING"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    assert srv.stdout is not None and srv.stderr is not None
-    port = int(srv.stdout.readline().strip().rsplit(":", 1)[1])
+    srv, port = valgrind_server.start(src, ["--row-locks"], "ifxwire-winstr-")
     _setup(port)
     (_insert if case == "insert" else _update)(port, statements)
-    while True:  # under valgrind the first SIGTERM is now and then missed (server_instructions)
-        srv.send_signal(signal.SIGTERM)
-        try:
-            srv.wait(timeout=20)
-            break
-        except subprocess.TimeoutExpired:
-            continue
-    err = srv.stderr.read()
-    found = re.search(r"I\s+refs:\s+([\d,]+)", err)
-    if found is None:
-        raise SystemExit(f"no instruction count from valgrind:\n{err[-2000:]}")
-    return int(found.group(1).replace(",", ""))
+    return valgrind_server.stop_and_count(srv)
 
 
 def main(argv: list[str] | None = None) -> int:
