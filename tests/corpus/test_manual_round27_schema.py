@@ -123,3 +123,23 @@ def test_only_a_dba_names_another_user() -> None:
             jcur.execute("CREATE SCHEMA AUTHORIZATION joe CREATE TABLE j2 (a INT)")
             assert rows(cur, "SELECT tabname, owner FROM systables WHERE tabname MATCHES 'j*' "
                              "ORDER BY 1", strip=True) == [("j2", "joe")]
+
+
+def test_in_a_transaction_rollback_takes_the_block_back(connect_kwargs: dict[str, Any]) -> None:
+    """In a logged database's transaction the block is DDL like any other: ROLLBACK WORK
+    undoes all of it, and a failing block leaves the transaction's earlier work alone."""
+    with fresh_database(connect_kwargs, "r27sch") as conn:
+        cur = conn.cursor()
+        cur.execute("CREATE TABLE keep (a INT)")
+        cur.execute("BEGIN WORK")
+        cur.execute("INSERT INTO keep VALUES (1)")
+        assert sqlcode(cur, "CREATE SCHEMA AUTHORIZATION informix CREATE TABLE z1 (a INT) "
+                            "CREATE INDEX zx ON nosuch (a)") == -206
+        cur.execute("CREATE SCHEMA AUTHORIZATION maryl CREATE TABLE z2 (a INT) "
+                    "GRANT SELECT ON z2 TO joe")
+        assert rows(cur, "SELECT tabname FROM systables WHERE tabname MATCHES 'z*'",
+                    strip=True) == [("z2",)]
+        assert rows(cur, "SELECT a FROM keep") == [(1,)]
+        cur.execute("ROLLBACK WORK")
+        assert rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname MATCHES 'z*'") == [(0,)]
+        assert rows(cur, "SELECT COUNT(*) FROM systabauth WHERE grantee = 'joe'") == [(0,)]

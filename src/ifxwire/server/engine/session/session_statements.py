@@ -263,10 +263,27 @@ class StatementRunner:
                 raise EngineError(sc.NO_DBA)
         if self.row_locks:
             self.rl_check_ddl(None)
+        if self.in_transaction:
+            # take the transaction's write lock first (escalated with row locks), so that a
+            # failing part below is not the write that opened the SQLite transaction, whose
+            # error would roll back the whole transaction's earlier work with it
+            self._write(Plan("ddl", 0), lambda: ExecResult(0))
 
         def run() -> ExecResult:
-            for kind, part in spec.parts:
-                self._ddl(kind, part, as_user=spec.owner)
+            conn = self._connection()
+            nested = conn.in_transaction  # a transaction's: undo only the block on an error
+            if nested:
+                conn.execute("SAVEPOINT _ifx_schema")
+            try:
+                for kind, part in spec.parts:
+                    self._ddl(kind, part, as_user=spec.owner)
+            except BaseException:
+                if nested:
+                    conn.execute("ROLLBACK TO _ifx_schema")
+                    conn.execute("RELEASE _ifx_schema")
+                raise
+            if nested:
+                conn.execute("RELEASE _ifx_schema")
             return ExecResult(0)
 
         return self._write(Plan("ddl", 0), run)
