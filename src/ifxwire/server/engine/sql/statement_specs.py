@@ -348,3 +348,13 @@ class DropRoutine:
     specific: bool = False  # DROP SPECIFIC FUNCTION specific_name
     if_exists: bool = False
     extra: list[str] = field(default_factory=list)
+
+
+@dataclass
+class CreateSchemaSpec:
+    """CREATE SCHEMA AUTHORIZATION user, then its statements (Syntax, CREATE SCHEMA,
+    ids_sqs_0483): each part as its own (kind, spec), run in order with ``owner`` owning
+    what it creates."""
+
+    owner: str
+    parts: list[tuple[str, object]]

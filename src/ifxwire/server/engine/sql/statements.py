@@ -32,6 +32,7 @@ from .statement_specs import AlterTable as AlterTable
 from .statement_specs import ColumnSpec as ColumnSpec
 from .statement_specs import ConstraintSpec as ConstraintSpec
 from .statement_specs import CreateIndex as CreateIndex
+from .statement_specs import CreateSchemaSpec as CreateSchemaSpec
 from .statement_specs import CreateTable as CreateTable
 from .statement_specs import CreateTableAs as CreateTableAs
 from .statement_specs import CreateView as CreateView
@@ -581,6 +582,8 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
     words = [tok.text.upper() for tok in toks[:3] if tok.token_type != TokenType.STRING]
     if words[:1] == ["CREATE"] and ("FUNCTION" in words[1:3] or "PROCEDURE" in words[1:3]):
         return _parse_routine(sql, delimident)
+    if words == ["CREATE", "SCHEMA", "AUTHORIZATION"]:
+        return _parse_schema(sql, toks, delimident)
     try:
         trees = p.parse(toks, sql)
     except IfxParseError as e:
@@ -591,3 +594,53 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
     if len(stmts) != 1:
         raise EngineError(sc.SYNTAX)
     return balance_chains(stmts[0])
+
+
+#: What may follow CREATE SCHEMA AUTHORIZATION user (Syntax, ids_sqs_0483): CREATE TABLE,
+#: VIEW, INDEX, SYNONYM, TRIGGER, SEQUENCE, ROW TYPE, DISTINCT TYPE and GRANT (OPAQUE TYPE
+#: and CAST, also on the page, this server does not have: their own refusal stands).
+_SCHEMA_PARTS = frozenset((
+    "create_table", "create_view", "grant", "create_index", "create_synonym",
+    "create_trigger", "create_sequence", "create_row_type", "create_distinct_type"))
+
+
+def _parse_schema(sql: str, toks: list[Token], delimident: bool) -> exp.Expr:
+    """``CREATE SCHEMA AUTHORIZATION user stmt stmt ...``: the statements follow one another
+    with no semicolon between them, up to the end or a ``;`` (ids_sqs_0483), so each starts
+    at a CREATE or GRANT outside parentheses and not after WITH (a string or a delimited
+    name is one token; a trigger's actions are in parentheses). Each part is parsed as the
+    statement it is; one that the page does not allow, or none at all, is -201 at its
+    place."""
+    if len(toks) < 5 or toks[3].token_type == TokenType.STRING:
+        raise EngineError(sc.SYNTAX, offset=toks[-1].end + 1)
+    owner = toks[3].text if toks[3].token_type == TokenType.IDENTIFIER else toks[3].text.lower()
+    end = len(toks)
+    if toks[-1].token_type == TokenType.SEMICOLON:
+        end -= 1
+    starts: list[int] = []
+    depth = 0
+    for i in range(4, end):
+        tok = toks[i]
+        if tok.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif tok.token_type == TokenType.R_PAREN:
+            depth -= 1
+        elif (depth == 0 and tok.token_type not in (TokenType.STRING, TokenType.IDENTIFIER)
+              and tok.text.upper() in ("CREATE", "GRANT")
+              and toks[i - 1].text.upper() != "WITH"):  # WITH GRANT OPTION is no new part
+            starts.append(i)
+    if not starts or starts[0] != 4:
+        raise EngineError(sc.SYNTAX, offset=toks[4].start)
+    parts: list[tuple[str, object]] = []
+    for n, first in enumerate(starts):
+        begin = toks[first].start
+        stop = toks[starts[n + 1]].start if n + 1 < len(starts) else toks[end - 1].end + 1
+        try:
+            tree = parse(sql[begin:stop], delimident)
+        except EngineError as e:
+            raise EngineError(e.sqlcode, near=e.near, offset=e.offset + begin) from None
+        kind = str(tree.this) if isinstance(tree, IfxStatement) else ""
+        if kind not in _SCHEMA_PARTS:
+            raise EngineError(sc.SYNTAX, offset=begin)
+        parts.append((kind, tree.meta.get("spec")))
+    return _stmt("create_schema", CreateSchemaSpec(owner, parts))
