@@ -7,10 +7,11 @@ white space at the beginning of the system-generated index name", ``jmm.100_1`` 
 owner); "RENAME SEQUENCE statement" (ids_sqs_0943); "SET EXPLAIN statement" (ids_sqs_1152,
 "Using the AVOID_EXECUTE Option" ids_sqs_1153, "Using the FILE TO option" ids_sqs_1154);
 "SET DATASKIP statement" (ids_sqs_1109); "SET STATEMENT CACHE statement" (ids_sqs_1190,
-"Precedence and Default Behavior" ids_sqs_1191); "UPDATE STATISTICS statement" (ids_sqs_1278:
-a column of the FOR TABLE list "Must exist"; "Performance considerations of UPDATE
-STATISTICS statements", ids_sqs_0042, and its examples); GRANT "Sequence-Level Privileges"
-(ids_sqs_0131) and REVOKE's (ids_sqs_0153).
+"Precedence and Default Behavior" ids_sqs_1191); "SET LOG statement" (ids_sqs_1173); "SET
+DEFERRED_PREPARE statement" (ids_sqs_1119); "SET AUTOFREE statement" (ids_sqs_1077);
+"UPDATE STATISTICS statement" (ids_sqs_1278: a column of the FOR TABLE list "Must exist";
+"Performance considerations of UPDATE STATISTICS statements", ids_sqs_0042, and its
+examples); GRANT "Sequence-Level Privileges" (ids_sqs_0131) and REVOKE's (ids_sqs_0153).
 """
 
 from __future__ import annotations
@@ -102,6 +103,10 @@ def test_rename_sequence_pins(cur: ifxwire.Cursor) -> None:
     "SET DATASKIP ON dbsp1", "SET DATASKIP DEFAULT", "SET DATASKIP OFF",  # ids_sqs_1109
     "SET DATASKIP ON dbspace1, dbspace5", "SET DATASKIP ON",
     "SET STATEMENT CACHE ON", "SET STATEMENT CACHE OFF",  # ids_sqs_1190
+    "SET LOG", "SET BUFFERED LOG",  # ids_sqs_1173
+    "SET DEFERRED_PREPARE", "SET DEFERRED_PREPARE DISABLED",  # ids_sqs_1119
+    "SET AUTOFREE", "SET AUTOFREE ENABLED", "SET AUTOFREE DISABLED FOR x1",  # ids_sqs_1077
+    "SET AUTOFREE FOR curs1",
 ])
 def test_the_pages_forms_are_accepted(cur: ifxwire.Cursor, sql: str) -> None:
     cur.execute(sql)
@@ -112,10 +117,13 @@ def test_the_pages_forms_are_accepted(cur: ifxwire.Cursor, sql: str) -> None:
     "SET DATASKIP", "SET DATASKIP MAYBE", "SET DATASKIP OFF dbsp1", "SET DATASKIP ON dbsp1,",
     "SET DATASKIP ON dbsp1 dbsp2",
     "SET STATEMENT CACHE", "SET STATEMENT CACHE MAYBE", "SET STATEMENT ON",
+    "SET LOG ON", "SET BUFFERED", "SET BUFFERED LOG NOW", "SET DEFERRED_PREPARE MAYBE",
+    "SET AUTOFREE FOR", "SET AUTOFREE MAYBE", "SET AUTOFREE ENABLED DISABLED",
 ])
 def test_other_forms_are_syntax_errors(cur: ifxwire.Cursor, sql: str) -> None:
-    """Outside the diagrams of ids_sqs_1152, ids_sqs_1109 and ids_sqs_1190: -201, as a
-    misspelt SET word is. Were accepted (anything after the first word was skipped)."""
+    """Outside the diagrams of ids_sqs_1152, ids_sqs_1109, ids_sqs_1190, ids_sqs_1173,
+    ids_sqs_1119 and ids_sqs_1077: -201, as a misspelt SET word is. Were accepted
+    (anything after the first word was skipped)."""
     assert sqlcode(cur, sql, fetch=False) == -201
 
 

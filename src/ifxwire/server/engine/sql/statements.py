@@ -509,8 +509,10 @@ def _check_set_form(word: str, rest: list[Token]) -> None:
     short (Guide to SQL: Syntax 14.10): SET EXPLAIN OFF | ON [AVOID_EXECUTE] | FILE TO
     'file' or an expression (ids_sqs_1152; WITH APPEND as SET DEBUG FILE has it is let
     through), SET DATASKIP ON [dbspace, ...] | OFF | DEFAULT (ids_sqs_1109), SET STATEMENT
-    CACHE ON | OFF (ids_sqs_1190). Anything else is -201, as a misspelt SET word is: SET
-    EXPLAIN BANANA, a bare SET DATASKIP and SET STATEMENT CACHE MAYBE were accepted."""
+    CACHE ON | OFF (ids_sqs_1190); SET [BUFFERED] LOG (ids_sqs_1173), SET DEFERRED_PREPARE
+    [ENABLED | DISABLED] (ids_sqs_1119), SET AUTOFREE [ENABLED | DISABLED] [FOR cursor]
+    (ids_sqs_1077). Anything else is -201, as a misspelt SET word is: SET EXPLAIN BANANA, a
+    bare SET DATASKIP and SET STATEMENT CACHE MAYBE were accepted."""
     words = [tok.text.upper() if tok.token_type != TokenType.STRING else "'"
              for tok in rest if tok.token_type != TokenType.SEMICOLON]
     if word == "EXPLAIN":
@@ -524,6 +526,13 @@ def _check_set_form(word: str, rest: list[Token]) -> None:
                                         if t.token_type != TokenType.SEMICOLON)))
     elif word == "STATEMENT":
         ok = words in (["CACHE", "ON"], ["CACHE", "OFF"])
+    elif word in ("LOG", "BUFFERED"):
+        ok = words == ([] if word == "LOG" else ["LOG"])
+    elif word == "DEFERRED_PREPARE":
+        ok = words in ([], ["ENABLED"], ["DISABLED"])
+    elif word == "AUTOFREE":
+        tail = words[1:] if words[:1] in (["ENABLED"], ["DISABLED"]) else words
+        ok = tail == [] or (len(tail) == 2 and tail[0] == "FOR")
     else:
         return
     if not ok:
