@@ -167,8 +167,7 @@ def test_update_statistics_for_table_only_names_its_table(cur: ifxwire.Cursor) -
 # ---- GRANT / REVOKE on a sequence (ids_sqs_0131, ids_sqs_0153) --------------------------------
 def test_sequence_privileges_are_refused_not_missing(cur: ifxwire.Cursor) -> None:
     """Select and Alter may be granted on a sequence or a synonym for one. This server keeps
-    no sequence privileges (NEXTVAL checks none), so -999, not -206 "not in the
-    database" as before."""
+    no sequence privileges, so -999, not -206 "not in the database" as before."""
     cur.execute("CREATE SEQUENCE s1")
     cur.execute("CREATE SYNONYM ss FOR s1")
     assert sqlcode(cur, "GRANT ALTER ON s1 TO bob", fetch=False) == -999
