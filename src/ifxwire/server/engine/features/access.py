@@ -68,6 +68,11 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
 
 def _table(dc: DdlContext, spec: GrantSpec) -> None:
     assert spec.table is not None
+    if dc.schema.sequence_of(spec.table.name) is not None and spec.table.database is None:
+        # Sequence-Level Privileges (Guide to SQL: Syntax, GRANT ids_sqs_0131, REVOKE
+        # ids_sqs_0153): Select and Alter on a sequence. Not kept here (NEXTVAL and ALTER
+        # SEQUENCE check no privilege), so refused rather than -206 "not in the database".
+        raise not_implemented(f"{'GRANT' if spec.grant else 'REVOKE'} on a sequence")
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.temp and spec.grant:
         # -323 "Cannot grant permission on temporary table." [jcat] (fifteenth round)

@@ -237,6 +237,10 @@ class StatementRunner:
         if spec.table is not None:
             t = spec.table
             tables = [self.resolve(t.name, t.owner, t.database, t.offset)]
+            names = {c.name for c in tables[0].columns}
+            for column in spec.columns:  # "Must exist" (ids_sqs_1278)
+                if column not in names:
+                    raise EngineError(sc.NO_COLUMN, near=column)
         elif spec.tables:
             tables = list(self.current_schema().tables.values())
         else:

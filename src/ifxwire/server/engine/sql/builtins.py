@@ -300,6 +300,84 @@ def substrb(encoding: str, s: object, start: object, length: object = None) -> o
     return data[first - 1:end].decode(encoding, "ignore")
 
 
+# FORMAT_UNITS (Guide to SQL: Syntax, "FORMAT_UNITS Function", ids_sqs_1569): each unit's
+# power of two; 'P' alone is a page (the base page size, 2 KB here as sysdbspaces.pagesize
+# shows), 'PB' a petabyte. Results climb to the largest unit under 1024 of it.
+_UNIT_POWER = {"B": 0, "K": 10, "M": 20, "G": 30, "T": 40, "PB": 50}
+_LABELS = ("B", "KB", "MB", "GB", "TB", "PB")
+_PAGE_BYTES = 2048
+
+
+def _unit_bytes(units: str) -> float:
+    """The bytes in one ``units``: its first letter decides, the rest is ignored, except
+    that 'PB' is petabytes while any other word starting with 'P' is pages (ids_sqs_1569)."""
+    word = units.strip().upper()
+    if word.startswith("PB"):
+        return float(2 ** _UNIT_POWER["PB"])
+    if word.startswith("P"):
+        return float(_PAGE_BYTES)
+    if word[:1] in _UNIT_POWER:
+        return float(2 ** _UNIT_POWER[word[:1]])
+    raise EngineError(sc.BAD_FUNCTION_ARG, near=f"format_units: units {units!r}")
+
+
+def _float_arg(v: object) -> float:
+    try:
+        number = float(str(v).strip()) if isinstance(v, str) else float(cast(Any, v))
+    except ValueError:
+        raise EngineError(sc.CHAR_TO_NUM) from None
+    if not math.isfinite(number):
+        raise EngineError(sc.CHAR_TO_NUM)
+    return number
+
+
+def _significant(value: float, digits: int) -> str:
+    """``value`` to ``digits`` significant digits with its trailing zeros kept (1.00, 97.7,
+    500): the page's "precision 3" counts significant digits ("Integer number of
+    significant digits to return from number"). A whole part longer than that is printed
+    whole, rounded to units, rather than in exponent form."""
+    if value == 0:
+        return f"{0:.{max(digits - 1, 0)}f}"
+    whole = math.floor(math.log10(abs(value))) + 1
+    text = f"{value:.{max(digits - whole, 0)}f}"
+    # Rounding may add a whole digit (9.996 to 3 digits is 10.00): one decimal less, 10.0.
+    rounded = float(text)
+    if rounded != 0 and math.floor(math.log10(abs(rounded))) + 1 > whole:
+        text = f"{value:.{max(digits - whole - 1, 0)}f}"
+    return text
+
+
+def format_units(*args: object) -> object:
+    """FORMAT_UNITS('number units') / (number, 'units' [, precision]) (ids_sqs_1569): the
+    size in bytes shown in the largest unit of which it is at least one (B, KB, MB, GB, TB,
+    PB; powers of 1024), to ``precision`` significant digits, 3 by default, followed by a
+    blank and the unit's label: FORMAT_UNITS('1024 M') is '1.00 GB'. A NULL argument gives
+    NULL. An unknown unit letter or a precision outside 1..32 is -717; a number that does
+    not read as a FLOAT is -1213."""
+    if any(a is None for a in args):
+        return None
+    if len(args) == 1:
+        text = str(args[0]).strip()
+        split = len(text)
+        while split and not (text[split - 1].isdigit() or text[split - 1] == "."):
+            split -= 1
+        number, units = _float_arg(text[:split]), text[split:].strip() or "B"
+    else:
+        number, units = _float_arg(args[0]), str(args[1]).strip() or "B"
+    digits = 3
+    if len(args) == 3:
+        precision = _float_arg(args[2])
+        if precision != int(precision) or not 1 <= precision <= 32:
+            raise EngineError(sc.BAD_FUNCTION_ARG, near=f"format_units: precision {args[2]}")
+        digits = int(precision)
+    size = number * _unit_bytes(units)
+    level = 0
+    while level < len(_LABELS) - 1 and abs(float(_significant(size, digits))) >= 1024:
+        size /= 1024  # climbs on what is printed: 1023.99 KB is 1.00 MB, not 1024 KB
+        level += 1
+    return f"{_significant(size, digits)} {_LABELS[level]}"
+
+
 # name -> (argument types (None: any), result type (None: the first argument's), implementation)
 Entry = tuple[list[IfxType | None], IfxType | None, Callable[..., object]]
 FUNCTIONS: dict[str, Entry] = {
@@ -327,6 +405,10 @@ FUNCTIONS: dict[str, Entry] = {
     "SPACE": ([it.INTEGER], IfxType(T.LVARCHAR, size=32739), space),
     # ids_sqs_1985; the caller (functions.ifx_fn) puts the database code set first.
     "SUBSTRB": ([None, it.INTEGER, it.INTEGER], None, substrb),
+    # ids_sqs_1569: "The returned value is a character string"; its declared type is not
+    # printed, a VARCHAR(255) is our choice [inference]. The number may be a number or a
+    # quoted string, so the arguments reach the function as they are.
+    "FORMAT_UNITS": ([None, None, None], it.varchar(255), format_units),
 }
 # Helpers the translator calls for Informix functions; not names SQL may call.
 INTERNAL: dict[str, Entry] = {
@@ -341,6 +423,8 @@ INTERNAL: dict[str, Entry] = {
 }
 # Functions whose last argument may be left out.
 OPTIONAL_LAST = {"ROOT", "SUBSTRB"}
+# Functions that take fewer arguments still: the least they take.
+MIN_ARGS = {"FORMAT_UNITS": 1}
 # Month functions whose DATETIME argument is handled by the NAME_DT entry (a DATETIME YEAR TO
 # FRACTION(5) result; LAST_DAY's is then cast back to the argument's own type).
 DATETIME_FORMS = {"ADD_MONTHS", "LAST_DAY", "NEXT_DAY"}

@@ -89,9 +89,19 @@ def _date_part(tx: ExprTranslator, arg: exp.Expr, part: str) -> exp.Expr:
                  it.SMALLINT)
 
 
-def _refuse(name: str) -> exp.Expr:
-    """A documented built-in whose exact output we do not know: -999, not -674."""
-    raise not_implemented(name)
+def _refuse(name: str) -> Callable[[ExprTranslator, exp.Anonymous], exp.Expr]:
+    """A documented built-in this server cannot compute: -999, not -674 (which says no
+    such routine exists)."""
+    def handler(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
+        raise not_implemented(name)
+    return handler
+
+
+# "Encryption and decryption functions" (Guide to SQL: Syntax, ids_sqs_1499): ENCRYPT_AES,
+# ENCRYPT_TDES, DECRYPT_CHAR, DECRYPT_BINARY and GETHINT are built-ins that SET ENCRYPTION
+# PASSWORD (ids_sqs_1135) serves; their output is Informix's own encrypted format, which we
+# cannot produce, so they are refused as not implemented. Were -674.
+_ENCRYPTION = ("ENCRYPT_AES", "ENCRYPT_TDES", "DECRYPT_CHAR", "DECRYPT_BINARY", "GETHINT")
 
 
 def _args(tx: ExprTranslator, node: exp.Expr) -> list[exp.Expr]:
@@ -104,7 +114,8 @@ def _builtin(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     name = str(node.this).upper()
     params, result, _ = builtins.FUNCTIONS[name]
     args = list(node.expressions)
-    if not (len(params) - (name in builtins.OPTIONAL_LAST) <= len(args) <= len(params)):
+    low = builtins.MIN_ARGS.get(name, len(params) - (name in builtins.OPTIONAL_LAST))
+    if not low <= len(args) <= len(params):
         raise EngineError(sc.NO_ROUTINE, near=name.lower())
     values = [tx.tx(arg) for arg in args]
     cast_back: IfxType | None = None
@@ -301,7 +312,6 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "RANGE": _range,
     "IFX_PARAM_TYPES": _routine_types(returns=False),
     "IFX_RET_TYPES": _routine_types(returns=True),
-    "FORMAT_UNITS": lambda tx, node: _refuse("FORMAT_UNITS"),
     "SITENAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string("dbservername")),
                                        it.varchar(128)),
     "DBSERVERNAME": lambda tx, node: typed(func("ifx_dbinfo", exp.Literal.string(
@@ -333,6 +343,7 @@ _ANON: dict[str, Callable[[ExprTranslator, exp.Anonymous], exp.Expr]] = {
     "SCHEMA_ISAUTOINCR": _schema_fn(it.varchar(3), "schema_isautoincr"),
     "SCHEMA_BUFFLEN": _schema_fn(it.INTEGER, "schema_bufflen"),
     "GET_DEFAULT_VALUE": _schema_fn(it.varchar(254), "get_default_value"),
+    **{name: _refuse(name) for name in _ENCRYPTION},
 }
 
 

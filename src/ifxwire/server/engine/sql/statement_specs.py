@@ -203,6 +203,8 @@ class StatisticsSpec:
 
     table: TableName | None = None
     tables: bool = True
+    #: the FOR TABLE column list, each of which "Must exist" (ids_sqs_1278)
+    columns: tuple[str, ...] = ()
 
 
 @dataclass

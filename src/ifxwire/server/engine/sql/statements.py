@@ -257,10 +257,31 @@ class IfxParser(CreateParser):
         if kind == "SEQUENCE":
             return ext.parse_sequence(self, "rename")
         if kind == "INDEX":
-            index = self._table_name()
+            index = self._system_index_name() or self._table_name()
             self._expect_word("TO")
             return _stmt("rename_index", Rename("INDEX", index, None, self._name()))
         raise not_implemented(f"RENAME {kind}")
+
+    def _system_index_name(self) -> TableName | None:
+        """A system-generated index name as RENAME INDEX writes it: "Omit the white space at
+        the beginning", ``RENAME INDEX 100_1 TO idx1`` or ``jmm.100_1`` (Guide to SQL:
+        Syntax, "RENAME INDEX statement", ids_sqs_0941). The tokenizer reads ``100_1`` as a
+        number and a word; glued back, with the blank the catalogue's name starts with
+        (' 100_1'). Was -201."""
+        i = self._index
+        owner: str | None = None
+        toks = self._tokens
+        if (i + 2 < len(toks) and toks[i].token_type == TokenType.VAR
+                and toks[i + 1].token_type == TokenType.DOT):
+            owner, i = toks[i].text.lower(), i + 2
+        if not (i + 1 < len(toks) and toks[i].token_type == TokenType.NUMBER
+                and toks[i + 1].token_type == TokenType.VAR
+                and toks[i + 1].text.startswith("_") and toks[i].end + 1 == toks[i + 1].start):
+            return None
+        start = toks[self._index].start
+        name = " " + toks[i].text + toks[i + 1].text.lower()
+        self._advance(i + 2 - self._index)
+        return TableName(name, owner, None, start)
 
     # ---- sessions and transactions
     def _parse_ifx_database(self) -> exp.Expr | None:
@@ -369,6 +390,7 @@ class IfxParser(CreateParser):
         elif w == "EXPLAIN" and self._word(1) == "FILE":
             _check_file_name(next((tok for tok in rest if tok.token_type == TokenType.STRING),
                                   None))
+        _check_set_form(w, rest)
         self._rest()
         return _stmt("set_other", SetSpec("OTHER"))
 
@@ -392,21 +414,29 @@ class IfxParser(CreateParser):
         # names it; its counts go to systables/sysindices (features/ddl_statistics.py).
         table: TableName | None = None
         tables = True
+        columns: list[str] = []
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             if self._word() == "FOR" and self._word(1) in ("PROCEDURE", "FUNCTION", "ROUTINE",
                                                            "SPECIFIC"):
                 tables = False
             if self._word() == "FOR" and self._word(1) == "TABLE":
                 self._advance(2)
-                self._eat("ONLY")
-                if self._curr and self._curr.token_type not in (TokenType.L_PAREN,
-                                                                TokenType.SEMICOLON) and (
+                if self._eat("ONLY") and self._match(TokenType.L_PAREN):
+                    table = self._table_name()  # ONLY (t)
+                    self._match_r_paren()
+                elif self._curr and self._curr.token_type not in (TokenType.L_PAREN,
+                                                                  TokenType.SEMICOLON) and (
                         self._word() not in ("RESOLUTION", "DISTRIBUTIONS", "DROP", "SAMPLING",
                                              "FORCE", "SMART", "AREA")):
                     table = self._table_name()
+                if table is not None and self._match(TokenType.L_PAREN):
+                    columns.append(self._name())
+                    while self._match(TokenType.COMMA):
+                        columns.append(self._name())
+                    self._match_r_paren()
                 continue
             self._advance()
-        return _stmt("update_statistics", StatisticsSpec(table, tables))
+        return _stmt("update_statistics", StatisticsSpec(table, tables, tuple(columns)))
 
     def _parse_ifx_delete(self) -> exp.Expr | None:
         """``DELETE t WHERE …``: the FROM keyword is optional (Guide to SQL: Syntax, DELETE
@@ -472,6 +502,42 @@ def _check_pdqpriority(rest: list[Token]) -> None:
     text = body[0].text
     if not text.isdigit() or not -1 <= sign * int(text) <= 100:
         raise EngineError(sc.PDQ_PRIORITY_VALUE, near=text)
+
+
+def _check_set_form(word: str, rest: list[Token]) -> None:
+    """The whole of SET EXPLAIN, SET DATASKIP and SET STATEMENT CACHE, whose diagrams are
+    short (Guide to SQL: Syntax 14.10): SET EXPLAIN OFF | ON [AVOID_EXECUTE] | FILE TO
+    'file' or an expression (ids_sqs_1152; WITH APPEND as SET DEBUG FILE has it is let
+    through), SET DATASKIP ON [dbspace, ...] | OFF | DEFAULT (ids_sqs_1109), SET STATEMENT
+    CACHE ON | OFF (ids_sqs_1190); SET [BUFFERED] LOG (ids_sqs_1173), SET DEFERRED_PREPARE
+    [ENABLED | DISABLED] (ids_sqs_1119), SET AUTOFREE [ENABLED | DISABLED] [FOR cursor]
+    (ids_sqs_1077). Anything else is -201, as a misspelt SET word is: SET EXPLAIN BANANA, a
+    bare SET DATASKIP and SET STATEMENT CACHE MAYBE were accepted."""
+    words = [tok.text.upper() if tok.token_type != TokenType.STRING else "'"
+             for tok in rest if tok.token_type != TokenType.SEMICOLON]
+    if word == "EXPLAIN":
+        ok = words in (["OFF"], ["ON"], ["ON", "AVOID_EXECUTE"]) or (
+            words[:2] == ["FILE", "TO"] and len(words) > 2)
+    elif word == "DATASKIP":
+        ok = words in (["OFF"], ["DEFAULT"], ["ON"]) or (
+            words[:1] == ["ON"] and len(words) % 2 == 0 and all(
+                (tok.token_type == TokenType.COMMA) == bool(n % 2)
+                for n, tok in enumerate(t for t in rest[1:]
+                                        if t.token_type != TokenType.SEMICOLON)))
+    elif word == "STATEMENT":
+        ok = words in (["CACHE", "ON"], ["CACHE", "OFF"])
+    elif word in ("LOG", "BUFFERED"):
+        ok = words == ([] if word == "LOG" else ["LOG"])
+    elif word == "DEFERRED_PREPARE":
+        ok = words in ([], ["ENABLED"], ["DISABLED"])
+    elif word == "AUTOFREE":
+        tail = words[1:] if words[:1] in (["ENABLED"], ["DISABLED"]) else words
+        ok = tail == [] or (len(tail) == 2 and tail[0] == "FOR")
+    else:
+        return
+    if not ok:
+        near = rest[0].text if rest else word
+        raise EngineError(sc.SYNTAX, near=near)
 
 
 def _check_file_name(tok: Token | None) -> None:
