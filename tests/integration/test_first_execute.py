@@ -415,7 +415,8 @@ def test_the_commit_finds_smart_lob_tables_gone(srv: Server) -> None:
         conn.execute("DROP TABLE _ifx_lo_unref")
         # (a unit that changes only its own row skips the check while the database's last
         # one found nothing to do, lo_session.before_commit: forget that, so this one checks)
-        lo_session._clean.clear()
+        for flags in lo_session._clean.values():
+            flags.clear()
         seen = _traced_execute(srv, c, 2)
         look = "SELECT ? FROM sqlite_master WHERE type = ? AND name = ?"
         assert look in seen and seen.index(look) < seen.index("COMMIT"), seen

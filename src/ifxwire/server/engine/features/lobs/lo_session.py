@@ -118,6 +118,7 @@ class LoSession:
         #: the transaction about to commit: its ``after_end`` has nothing to collect
         self._nothing_due = False
         self._clean_db = ""  # the database ``_clean_of`` last answered for
+        self._clean_flags: dict[str, bool] | None = None  # this engine's, in ``_clean``
 
     # ---- plumbing ---------------------------------------------------------------------------
     @property
@@ -204,9 +205,9 @@ class LoSession:
         if es.database is None:
             return None
         self._clean_db = es.database
-        flags = _clean.get(es.engine)
-        if flags is None:
-            flags = _clean[es.engine] = {}
+        flags = self._clean_flags
+        if flags is None:  # (a session keeps its engine)
+            flags = self._clean_flags = _clean.setdefault(es.engine, {})
         return flags
 
     def _due(self, conn: sqlite3.Connection) -> tuple[bool, bool] | None:
