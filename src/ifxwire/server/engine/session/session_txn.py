@@ -313,8 +313,10 @@ class Transactions:
             elif own:
                 self._end_sql_txn("ROLLBACK")
             raise
-        if conn is not None:
-            conn.execute("RELEASE _ifx_stmt")
+        if conn is not None and conn.in_transaction:
+            # (gone only if the statement ended the SQLite transaction itself: nothing to end)
+            with contextlib.suppress(sqlite3.OperationalError):
+                conn.execute("RELEASE _ifx_stmt")
         if own and not self.in_transaction:
             self._end_sql_txn("COMMIT")
         return result
