@@ -76,6 +76,10 @@ _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.
                "select_into": sc.LOCK_READ, "lock_table": sc.LOCK_TABLE_MODE}
 
 
+#: Statements whose ExecResult.rowcount is the rows they changed themselves (not MERGE's
+#: or an INSTEAD OF trigger's count): rl_write compares it with SQLite's total_changes.
+_OWN_ROWS = ("insert", "update", "delete")
+
 #: Numbers the transactions of this process that write undo entries. An owner key is unique
 #: in the file: entries of a former process are all applied and deleted (``undo.recover``)
 #: before this one serves the database. Why not uuid4: its os.urandom cost ~50 us per
@@ -558,6 +562,7 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                             key = self._rl_key
                             if key is not None and isinstance(key[1], int):
                                 self._unit_version = key[1]
+                        changes = conn.total_changes
                         result = action()
                         self._unit_version = None
                         if self._rl_pending:
@@ -578,7 +583,12 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                             # A statement outside a transaction ends one: BYTE/TEXT objects it
                             # let go are freed and its captured rows go to the CDC log, as
                             # _end_sql_txn does for a transaction without row locks.
-                            self.lo.before_commit()
+                            # (the smart-LOB check is skipped when the unit changed only
+                            # the statement's own rows: lo_session.before_commit)
+                            self.lo.before_commit(
+                                kind in _OWN_ROWS
+                                and conn.total_changes - changes
+                                == getattr(result, "rowcount", -1))
                             conn.execute("COMMIT")
                             self._after_commit()  # parked reads (session_park.py)
                             self.lo.after_end(True)

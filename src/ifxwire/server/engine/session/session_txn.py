@@ -26,6 +26,7 @@ from .session_locks import short_dml
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
+    from ..features.locks.triggers import LockTriggers
     from ..schema.catalog import TableInfo
     from ..sql.prepared import ExecResult, Prepared
     from ..sql.statements import SavepointSpec
@@ -94,6 +95,7 @@ class Transactions:
         row_locks: bool
         _rl_escalated: bool
         _rl_key: tuple[object, ...] | None
+        _rl_triggers: LockTriggers
 
         _rl_free: int
 
@@ -285,6 +287,13 @@ class Transactions:
             self.in_transaction = True  # ANSI: any work opens the implicit transaction
         own = not self._sql_txn
         self._begin_write(kind)
+        # Inside a transaction whose SQLite transaction may hold earlier work (joined, or
+        # escalated from the held one with row locks), a failing statement undoes itself only,
+        # as on Informix (docs/SERVER.md, "A failing statement in a transaction"); without row
+        # locks the write that opened it has nothing earlier to keep.
+        conn = self.conn if self.in_transaction and (self.row_locks or not own) else None
+        if conn is not None:
+            conn.execute("SAVEPOINT _ifx_stmt")
         try:
             if not self.row_locks:
                 result = action()
@@ -299,12 +308,31 @@ class Transactions:
             else:  # a write refused for a table without lock triggers: made, run again
                 result = self.rl_lazy(action)
         except BaseException:
-            if own:
+            if conn is not None and conn.in_transaction:
+                self._undo_statement(conn, kind)
+            elif own:
                 self._end_sql_txn("ROLLBACK")
             raise
+        if conn is not None and conn.in_transaction:
+            # (gone only if the statement ended the SQLite transaction itself: nothing to end)
+            with contextlib.suppress(sqlite3.OperationalError):
+                conn.execute("RELEASE _ifx_stmt")
         if own and not self.in_transaction:
             self._end_sql_txn("COMMIT")
         return result
+
+    def _undo_statement(self, conn: sqlite3.Connection, kind: str) -> None:
+        """Take back a failed statement of run_write to its savepoint: the SQLite transaction
+        and the Informix transaction's earlier work in it stay (an interrupt that ended the
+        SQLite transaction is not met here: ``conn.in_transaction`` is false then)."""
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK TO _ifx_stmt")
+            conn.execute("RELEASE _ifx_stmt")
+        if kind == "ddl":  # what it changed of the schema before it failed is gone again
+            self._schema = None
+            self._local_plans.clear()
+        if self.row_locks:  # lock triggers it made (rl_lazy) went with it
+            self._rl_key = self._rl_triggers.key = None
 
     def run_write_alone(self, action: Callable[[], R]) -> R:
         """Housekeeping that commits by itself (the smart-LO store's first sweep): under the

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -46,6 +47,10 @@ R = TypeVar("R")
 #: This server process; pending objects created by sessions of other processes are swept.
 INSTANCE = os.urandom(6).hex()
 _swept: set[str] = set()
+#: Per engine and database: the last ``housekeeping_due`` (under the write lock, in a
+#: transaction about to commit) found no object to free and no garbage. A write unit that
+#: changed only its statement's own rows cannot have added any (``before_commit``).
+_clean: weakref.WeakKeyDictionary[object, dict[str, bool]] = weakref.WeakKeyDictionary()
 #: Largest single read the routines return as a value (reads through SQ_LODATA stream).
 MAX_READ_VALUE = 32 * 1024 * 1024
 #: Bytes per piece when copying between files and objects.
@@ -112,6 +117,8 @@ class LoSession:
         #: ``before_commit`` found nothing to free and no garbage, under the write lock of
         #: the transaction about to commit: its ``after_end`` has nothing to collect
         self._nothing_due = False
+        self._clean_db = ""  # the database ``_clean_of`` last answered for
+        self._clean_flags: dict[str, bool] | None = None  # this engine's, in ``_clean``
 
     # ---- plumbing ---------------------------------------------------------------------------
     @property
@@ -156,15 +163,32 @@ class LoSession:
         return self.es.run_write(action)
 
     # ---- the database transaction's end (EngineSession._end_sql_txn) ------------------------
-    def before_commit(self) -> None:
+    def before_commit(self, own_rows_only: bool = False) -> None:
         """Objects whose last reference went in this transaction are freed (as Informix frees
         them: at commit), then the sbspace commits first: a committed map never points at
-        uncommitted pieces."""
+        uncommitted pieces.
+
+        ``own_rows_only``: the unit about to commit changed no row but its statement's own
+        (``conn.total_changes`` says so: the smart-LOB tables' counting triggers, trigger
+        actions and cascades all count there), so it added nothing to free nor any garbage;
+        when the database's last check found none either, the check's SELECT is not run
+        (one SQLite statement of an autocommitted INSERT's seven; issue 23, libsqli's 1 ms
+        wait). Objects another transaction committed without its own check (a held
+        transaction committed for another session's latch) wait for that transaction's
+        end, which checks."""
         conn = self.es.conn
         self._nothing_due = False
-        due = self._due(conn) if conn is not None else None
+        clean = self._clean_of() if self._schema else None
+        if own_rows_only and clean is not None and clean.get(self._clean_db, False):
+            self._nothing_due = True
+            due = None
+        else:
+            due = self._due(conn) if conn is not None else None
         if conn is not None and due is not None:
             unref, garbage = due
+            clean = self._clean_of()
+            if clean is not None:
+                clean[self._clean_db] = not unref and not garbage
             if unref:
                 free_unreferenced(conn)  # (its objects' pieces become garbage)
             else:
@@ -174,6 +198,17 @@ class LoSession:
         if self._sb is not None:
             self._sb.commit()
         CAPTURE.before_commit(self.es)  # CDC: captured rows stashed in this commit (cdc/)
+
+    def _clean_of(self) -> dict[str, bool] | None:
+        """This engine's ``_clean`` flags (per database), or None outside a database."""
+        es = self.es
+        if es.database is None:
+            return None
+        self._clean_db = es.database
+        flags = self._clean_flags
+        if flags is None:  # (a session keeps its engine)
+            flags = self._clean_flags = _clean.setdefault(es.engine, {})
+        return flags
 
     def _due(self, conn: sqlite3.Connection) -> tuple[bool, bool] | None:
         """``housekeeping_due`` when the database has the smart-LOB tables, else None.
