@@ -330,6 +330,9 @@ STMT_TYPES: dict[str, int] = {
     # as SET CONSTRAINTS; that they share its statement type is inferred.
     "set_triggers": StmtType.SET_CONSTRAINTS,
     "set_indexes": StmtType.SET_CONSTRAINTS,
+    # START / STOP VIOLATIONS TABLE: sqlstype.h's number for them is not known to us
+    "start_violations": StmtType.UNKNOWN,
+    "stop_violations": StmtType.UNKNOWN,
     "create_routine": StmtType.CREATE_PROCEDURE,
     "drop_routine": StmtType.DROP_PROCEDURE,
     "create_trigger": StmtType.CREATE_TRIGGER,
