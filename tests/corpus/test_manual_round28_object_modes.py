@@ -239,3 +239,30 @@ def test_filtering_and_disabled_modes_outlive_alter_table(cur: ifxwire.Cursor) -
     cur.execute("INSERT INTO cust_subset VALUES (973824499, 'A', 'C', 'B', '1')")
     assert rows(cur, "SELECT COUNT(*) FROM cust_subset") == [(2,)]
     assert rows(cur, "SELECT ssn FROM cust_subset_vio") == [(1,)]
+
+
+def test_who_may_start_a_violations_table() -> None:
+    """The privileges the STOP VIOLATIONS TABLE page lists (and START's): a DBA, or a user
+    with Resource who owns the table or holds its Alter privilege. Connect only: -388;
+    Resource without ownership or Alter: refused as ALTER TABLE is (-999 "No permission"
+    here; which code a real server sends is not recorded)."""
+    from ifxwire.server import Server
+
+    users = {"informix": "in4mix", "joe": "j1"}
+    with Server(port=0, host="127.0.0.1", data=":memory:", users=users) as srv:
+        kw: dict[str, Any] = {"host": srv.host, "port": srv.port, "autocommit": True}
+        with ifxwire.connect(**kw, user="informix", password="in4mix") as conn:
+            conn.cursor().execute("CREATE DATABASE viopriv WITH LOG")
+        with ifxwire.connect(**kw, user="informix", password="in4mix",
+                             database="viopriv") as dba, \
+                ifxwire.connect(**kw, user="joe", password="j1", database="viopriv") as jc:
+            cur, jcur = dba.cursor(), jc.cursor()
+            cur.execute("CREATE TABLE tab1 (c INT)")
+            cur.execute("GRANT CONNECT TO joe")
+            assert sqlcode(jcur, "START VIOLATIONS TABLE FOR tab1", fetch=False) == -388
+            cur.execute("GRANT RESOURCE TO joe")
+            refused = sqlcode(jcur, "START VIOLATIONS TABLE FOR tab1", fetch=False)
+            assert refused == sqlcode(jcur, "ALTER TABLE tab1 ADD (d INT)", fetch=False) == -999
+            cur.execute("GRANT ALTER ON tab1 TO joe")
+            jcur.execute("START VIOLATIONS TABLE FOR tab1")
+            jcur.execute("STOP VIOLATIONS TABLE FOR tab1")
