@@ -338,6 +338,7 @@ _SQL_TABLE = """
 -879    D  22027  The trim character must be NULL or exactly one character long.
 -886    P  42000  The table or view cannot be dropped: other objects depend on it.
 -887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.
+-891    P  -      The objects of a temporary table can only be enabled.
 -895    P  -      START VIOLATIONS TABLE could not create the violations or diagnostics table.
 -896    P  -      No violations table is started for the target table.
 -897    P  -      A violations or diagnostics table cannot be altered or dropped while in use.

@@ -301,6 +301,8 @@ FRAGMENT_REMAINDER_TWICE = -870  # [jcat]
 # --- object modes: violations tables, FILTERING (features/object_modes.py) -------------
 # [gbase] the error list of GBase 8s (an Informix derivative; its -200.. texts are Informix's
 #   word for word), with the same codes and texts on sqlserverf1.com's Informix error pages.
+TEMP_OBJECT_MODE = -891  # [gbase] "Temporary table objects can only be enabled." (a temp
+#   table's constraint or index created DISABLED or FILTERING)
 VIOLATIONS_CREATE = -895  # [gbase] START on a table that has one, a name in use, a temp or
 #   catalogue table, or one that is itself a violations table (ids_adr_0804 lists the causes)
 VIOLATIONS_NOT_STARTED = -896  # [gbase] a filtering object met a bad row and no violations
@@ -704,6 +706,7 @@ MESSAGES: dict[int, str] = {
     "expressions.",
     FRAGMENT_UNIQUE_INDEX: "Invalid fragment strategy or expression for the unique index.",
     FRAGMENT_REMAINDER_TWICE: "Cannot specify duplicate remainder fragments.",
+    TEMP_OBJECT_MODE: "Temporary table objects can only be enabled.",
     VIOLATIONS_CREATE: "Cannot create violations/diagnostics table.",
     VIOLATIONS_NOT_STARTED: "Violations table is not started for the target table.",
     VIOLATIONS_ALTER: "Cannot modify/drop a violations/diagnostics table.",

@@ -25,6 +25,7 @@ modes").
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ....protocol.codes import TypeCode
@@ -33,7 +34,14 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..schema import catalog as cat
 from ..schema.catalog import TableInfo, quote
-from ..sql.statement_specs import ColumnSpec, CreateTable, TableName
+from ..sql.statement_specs import (
+    AlterTable,
+    ColumnSpec,
+    ConstraintSpec,
+    CreateIndex,
+    CreateTable,
+    TableName,
+)
 from ..sql.statements import parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec
 from . import null_keys
@@ -211,6 +219,70 @@ def _enable_index(conn: sqlite3.Connection, name: str) -> None:
         except sqlite3.IntegrityError:
             raise EngineError(sc.UNIQUE_INDEX_DUPS) from None
         conn.execute(f"DELETE FROM {_OFF} WHERE idxname = ?", (iname,))
+
+
+def creation_mark(dc: DdlContext, spec: object) -> int | None:
+    """Before a CREATE TABLE, ALTER TABLE or CREATE INDEX that names an object mode
+    (DISABLED, FILTERING …): the last constrid, so ``creation_modes`` finds the constraints
+    the statement makes; None when it names none (nothing to do). A temporary table's
+    objects are enabled only: -891."""
+    if isinstance(spec, CreateIndex):
+        if spec.mode and spec.table.name in dc.temp_tables:
+            raise EngineError(sc.TEMP_OBJECT_MODE)
+        return 0 if spec.mode else None
+    if not _moded(spec):
+        return None
+    table = getattr(spec, "table", None)
+    if getattr(spec, "temp", False) or getattr(table, "name", None) in dc.temp_tables:
+        raise EngineError(sc.TEMP_OBJECT_MODE)
+    return int(dc.conn.execute("SELECT COALESCE(MAX(constrid), 0) FROM sysconstraints"
+                               ).fetchone()[0])
+
+
+def _moded(spec: object) -> list[ConstraintSpec]:
+    """The constraints of a CREATE TABLE / ALTER TABLE that name a mode."""
+    if isinstance(spec, CreateTable):
+        found = list(spec.constraints) + [c for col in spec.columns for c in col.constraints]
+    elif isinstance(spec, AlterTable):
+        found = list(spec.add_constraints) + [c for col in spec.add + spec.modify
+                                              for c in col.constraints]
+    else:
+        return []
+    return [c for c in found if c.mode]
+
+
+def creation_modes(dc: DdlContext, spec: object, mark: int) -> None:
+    """After the statement made its objects: each one created DISABLED or FILTERING is set
+    to that mode as SET CONSTRAINTS / SET INDEXES would (ids_sqs_0529: the modes a
+    constraint may be created in; a constraint or index made so over rows that break it
+    fails as an enabled one does, a difference SERVER.md lists). An unnamed constraint is
+    found among the statement's new ones by its kind and columns."""
+    def mode_spec(names: list[str], mode: str) -> ConstraintModeSpec:
+        word = mode.split()[0]
+        return ConstraintModeSpec(names, word, None, mode.endswith("WITH ERROR"))
+
+    if isinstance(spec, CreateIndex):
+        assert spec.mode is not None
+        set_indexes(dc, mode_spec([spec.name.name], spec.mode))
+        return
+    schema = cat.load_schema(dc.conn)
+    dc = replace(dc, schema=schema)  # (the statement's new table: SET CONSTRAINTS reads it)
+    new = []
+    for info in schema.tables.values():
+        if info.kind == "T" and not info.temp:
+            new += [c for c in read_constraints(dc.conn, info, schema.tables)
+                    if c.constrid > mark]
+    new.sort(key=lambda c: c.constrid)
+    used: set[str] = set()
+    for cons in _moded(spec):
+        assert cons.mode is not None
+        match = next((c for c in new if c.name not in used and (
+            c.name == cons.name if cons.name else
+            c.kind == cons.kind and (cons.kind == "C" or c.columns == cons.columns))), None)
+        if match is None:
+            continue  # (a NOT NULL of a column already NOT NULL: no new constraint)
+        used.add(match.name)
+        set_constraint_modes(dc, mode_spec([match.name], cons.mode))
 
 
 def sync(dc: DdlContext) -> None:

@@ -384,7 +384,10 @@ class StatementRunner:
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
+            mark = object_modes.creation_mark(dc, spec)  # CREATE … DISABLED, FILTERING
             done = handler(dc, spec)  # type: ignore[operator]
+            if mark is not None:
+                object_modes.creation_modes(dc, spec, mark)
             if not private:
                 objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
                 object_modes.sync(dc)  # FILTERING objects' triggers, sysviolations
