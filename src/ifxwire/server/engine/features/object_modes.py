@@ -307,12 +307,21 @@ def sync(dc: DdlContext) -> None:
     if not tabids:
         return
     drop_filters(conn)
-    schema = cat.load_schema(conn)
-    by_tabid = {t.tabid: t for t in schema.tables.values()}
+    tables = dc.schema.tables
+    by_tabid = {t.tabid: t for t in tables.values()}
     for tabid in sorted(tabids):
         info = by_tabid.get(tabid)
+        names = [str(r[0]) for r in conn.execute(
+            "SELECT colname FROM syscolumns WHERE tabid = ? ORDER BY colno", (tabid,))]
+        if info is None or [c.name for c in info.columns] != names:
+            # the statement made or changed the table: the schema as it is now (the one
+            # the statement began with serves otherwise; loading it all costs ~50 ms per
+            # thousand tables)
+            tables = cat.load_schema(conn).tables
+            by_tabid = {t.tabid: t for t in tables.values()}
+            info = by_tabid.get(tabid)
         if info is not None and info.kind == "T":
-            _install(dc, info, schema.tables)
+            _install(dc, info, tables)
 
 
 def drop_filters(conn: sqlite3.Connection) -> None:
@@ -362,13 +371,17 @@ def _objects(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]
         else:
             continue
         out.append(("C", cons.owner or info.owner, cons.name, state, f"({cond})"))
-    for name, cols_ in info.unique_indexes.items():
-        state = states.get(("I", name))
-        if state is not None:
-            owner = conn.execute("SELECT owner FROM sysindices WHERE idxname = ?",
-                                 (name,)).fetchone()
-            out.append(("I", str(owner[0]) if owner else info.owner, name, state,
-                        f"({_duplicate(table, [quote(c) for c in cols_])})"))
+    by_no = {c.colno: c.name for c in info.columns}
+    parts = ", ".join(f"part{i}" for i in range(1, 17))
+    for (objtype, name), state in states.items():
+        if objtype != "I":
+            continue  # (a unique index's key from sysindices: the statement may have made it)
+        row = conn.execute(f"SELECT owner, {parts} FROM sysindices WHERE idxname = ? AND "
+                           "tabid = ?", (name, info.tabid)).fetchone()
+        if row is None:
+            continue
+        cols = [quote(by_no[abs(n)]) for n in row[1:] if n and abs(n) in by_no]
+        out.append(("I", str(row[0]).strip(), name, state, f"({_duplicate(table, cols)})"))
     return out
 
 
