@@ -301,3 +301,45 @@ def test_a_temp_tables_objects_are_enabled_only(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE TEMP TABLE tt (a INT)")
     assert sqlcode(cur, "CREATE INDEX tt_ix ON tt (a) DISABLED", fetch=False) == -891
     cur.execute("CREATE INDEX tt_ix ON tt (a) ENABLED")
+
+
+def test_executemany_and_a_dropped_violations_table(cur: ifxwire.Cursor) -> None:
+    """A batch (executemany) is filtered row by row like INSERT … SELECT; dropping the
+    violations table ends the association (sysviolations row gone: a later bad row is -896,
+    not an error about a missing table)."""
+    cur.execute("START VIOLATIONS TABLE FOR cust_subset")
+    cur.execute("SET INDEXES unq_ssn FILTERING")
+    cur.executemany("INSERT INTO cust_subset VALUES (?, 'B', 'C', 'D')",
+                    [(1,), (973824499,), (2,), (1,)])
+    assert rows(cur, "SELECT ssn FROM cust_subset ORDER BY ssn") == [
+        (1,), (2,), (973824499,)]
+    assert rows(cur, "SELECT ssn FROM cust_subset_vio ORDER BY informix_tupleid") == [
+        (973824499,), (1,)]
+    cur.execute("DROP TABLE cust_subset_vio")
+    assert rows(cur, "SELECT COUNT(*) FROM sysviolations") == [(0,)]
+    assert sqlcode(cur, "INSERT INTO cust_subset VALUES (2, 'B', 'C', 'D')",
+                   fetch=False) == -896
+
+
+def test_filtering_under_row_locks(tmp_path: Any, connect_kwargs: dict[str, Any]) -> None:
+    """The same filtering in a row-lock server, inside a transaction: the bad row is moved,
+    the good one inserted, and ROLLBACK WORK takes both back."""
+    from ifxwire.server import Server
+
+    with Server(port=0, host="127.0.0.1", data=str(tmp_path), row_locks=True) as srv:
+        kw: dict[str, Any] = {**connect_kwargs, "host": srv.host, "port": srv.port}
+        with ifxwire.connect(**kw, autocommit=True) as conn:
+            conn.cursor().execute("CREATE DATABASE rlmodes WITH LOG")
+        with ifxwire.connect(**kw, database="rlmodes", autocommit=True) as conn:
+            c = conn.cursor()
+            c.execute("CREATE TABLE t (a INT, b INT NOT NULL CONSTRAINT t_b)")
+            c.execute("START VIOLATIONS TABLE FOR t")
+            c.execute("SET CONSTRAINTS t_b FILTERING")
+            c.execute("BEGIN WORK")
+            c.execute("INSERT INTO t VALUES (1, NULL)")
+            c.execute("INSERT INTO t VALUES (2, 2)")
+            assert rows(c, "SELECT a FROM t") == [(2,)]
+            assert rows(c, "SELECT a, informix_optype FROM t_vio") == [(1, "I")]
+            c.execute("ROLLBACK WORK")
+            assert rows(c, "SELECT COUNT(*) FROM t") == [(0,)]
+            assert rows(c, "SELECT COUNT(*) FROM t_vio") == [(0,)]
