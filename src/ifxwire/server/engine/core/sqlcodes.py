@@ -298,6 +298,17 @@ FRAGMENT_SUBQUERY = -869  # [jcat] subquery in a fragment expression (ids_sqs_04
 FRAGMENT_UNIQUE_INDEX = -872  # [jcat] a unique index fragmented over non-key columns
 #   (ids_sqs_0429); on a round-robin table [a real server's answer in a public field report]
 FRAGMENT_REMAINDER_TWICE = -870  # [jcat]
+# --- object modes: violations tables, FILTERING (features/object_modes.py) -------------
+# [gbase] the error list of GBase 8s (an Informix derivative; its -200.. texts are Informix's
+#   word for word), with the same codes and texts on sqlserverf1.com's Informix error pages.
+TEMP_OBJECT_MODE = -891  # [gbase] "Temporary table objects can only be enabled." (a temp
+#   table's constraint or index created DISABLED or FILTERING)
+VIOLATIONS_CREATE = -895  # [gbase] START on a table that has one, a name in use, a temp or
+#   catalogue table, or one that is itself a violations table (ids_adr_0804 lists the causes)
+VIOLATIONS_NOT_STARTED = -896  # [gbase] a filtering object met a bad row and no violations
+#   table is started; STOP on a table without one (ids_adr_0832)
+VIOLATIONS_ALTER = -897  # [gbase] "Cannot modify/drop a violations/diagnostics table."
+INTEGRITY_VIOLATIONS = -971  # [gbase] a FILTERING WITH ERROR object filtered a row
 FRAGMENT_REMAINDER_LAST = -871  # [jcat]
 FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
 FRAGMENT_PARTITION_NEEDED = -25802  # [jcat] LIST fragments without PARTITION names
@@ -695,6 +706,11 @@ MESSAGES: dict[int, str] = {
     "expressions.",
     FRAGMENT_UNIQUE_INDEX: "Invalid fragment strategy or expression for the unique index.",
     FRAGMENT_REMAINDER_TWICE: "Cannot specify duplicate remainder fragments.",
+    TEMP_OBJECT_MODE: "Temporary table objects can only be enabled.",
+    VIOLATIONS_CREATE: "Cannot create violations/diagnostics table.",
+    VIOLATIONS_NOT_STARTED: "Violations table is not started for the target table.",
+    VIOLATIONS_ALTER: "Cannot modify/drop a violations/diagnostics table.",
+    INTEGRITY_VIOLATIONS: "Integrity violations detected.",
     FRAGMENT_REMAINDER_LAST: "Remainder fragment must be specified last.",
     FRAGMENT_OVERLAP: "Cannot specify overlapping fragment expressions for interval or list "
     "fragmentation.",

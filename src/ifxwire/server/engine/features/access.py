@@ -543,7 +543,9 @@ def check_execute(privs: Privileges, user: str, procid: int, name: str,
 #: Resource allows (Syntax, "Database-Level Privileges", ids_sqs_0124; Connect creates only
 #: temporary tables)
 _RESOURCE_DDL = {"create_table", "create_table_as", "select_into_table", "create_view",
-                 "create_sequence", "create_synonym", "create_routine", "create_trigger"}
+                 "create_sequence", "create_synonym", "create_routine", "create_trigger",
+                 # and the table's owner or its Alter privilege (ids_sqs_1211, below)
+                 "start_violations", "stop_violations"}
 _DBA_DDL = {"create_role", "drop_role"}
 
 
@@ -594,6 +596,8 @@ def check_ddl(session: FeatureSession, level: str, kind: str, spec: object) -> N
             kind = "create_index"
         else:
             kind = "alter_table"
+    if kind in ("start_violations", "stop_violations"):
+        kind = "alter_table"  # DBA, or Resource and the owner or the Alter privilege
     if kind in ("drop_table", "drop_view", "alter_table", "rename_table", "rename_column",
                 "truncate", "create_index", "grant", "revoke"):
         if kind in ("drop_table", "drop_view"):

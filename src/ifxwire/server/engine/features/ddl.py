@@ -604,7 +604,8 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
             raise EngineError(sc.NO_INDEX, near=name)
         row = dc.conn.execute("SELECT tabid FROM sysindices WHERE idxname = ?",
                               (name,)).fetchone()
-        dc.conn.execute(f"DROP INDEX {quote(name)}")
+        # IF EXISTS: a disabled index (SET INDEXES … DISABLED) has no SQLite index
+        dc.conn.execute(f"DROP INDEX IF EXISTS {quote(name)}")
         null_keys.drop(dc.conn, name)
         dc.conn.execute("DELETE FROM sysindices WHERE idxname = ?", (name,))
         if row is not None:

@@ -18,6 +18,7 @@ from ..features.fragments import GUARD_MESSAGE as FRAGMENT_GUARD
 from ..features.inherit import error_of as inherit_error
 from ..features.inherit import null_key_code
 from ..features.null_keys import base_index
+from ..features.object_modes import NO_VIOLATIONS_GUARD, WITH_ERROR_GUARD
 from ..schema import catalog as cat
 
 if TYPE_CHECKING:
@@ -100,6 +101,10 @@ class ErrorMapping:
                 return self._unique_error(info, cols)
             if text == FRAGMENT_GUARD:  # fragments.py's trigger: the row fits no fragment
                 return EngineError(sc.FRAGMENT_NO_FIT)
+            if text == NO_VIOLATIONS_GUARD:  # object_modes.py's filter trigger
+                return EngineError(sc.VIOLATIONS_NOT_STARTED, near=info.name if info else "")
+            if text == WITH_ERROR_GUARD:
+                return EngineError(sc.INTEGRITY_VIOLATIONS)
             m = _CHECK.search(text)
             if m:
                 return EngineError(sc.CHECK_FAILED, near=m.group(1))

@@ -22,6 +22,7 @@ from ..features import (
     ddl_statistics,
     distinct,
     fragments,
+    object_modes,
     objects,
     objstate,
     triggers,
@@ -375,9 +376,11 @@ class StatementRunner:
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
             "truncate": self._truncate,
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
-            "set_constraints": alter.set_constraints,
+            "set_constraints": object_modes.set_constraint_modes,
+            "start_violations": object_modes.start_violations,
+            "stop_violations": object_modes.stop_violations,
             "alter_fragment": fragments.alter_fragment,
-            "set_triggers": triggers.set_triggers, "set_indexes": triggers.set_indexes,
+            "set_triggers": triggers.set_triggers, "set_indexes": object_modes.set_indexes,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
@@ -385,9 +388,13 @@ class StatementRunner:
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
+            mark = object_modes.creation_mark(dc, spec)  # CREATE … DISABLED, FILTERING
             done = handler(dc, spec)  # type: ignore[operator]
+            if mark is not None:
+                object_modes.creation_modes(dc, spec, mark)
             if not private:
                 objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
+                object_modes.sync(dc)  # FILTERING objects' triggers, sysviolations
                 # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
                 # schema version, which keys the schema and plan caches: move it. (A temp
                 # table's plans are cached per session and dropped below.)
@@ -461,7 +468,9 @@ class StatementRunner:
 #: DDL that still escalates inside a row-lock transaction: SET CONSTRAINTS ... DEFERRED is
 #: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
 #: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
-_ESCALATED_DDL = ("set_constraints",)
+_ESCALATED_DDL = ("set_constraints",
+                  # (they create tables or drop and create indexes: one SQLite transaction)
+                  "start_violations", "stop_violations", "set_indexes")
 
 #: What a READ ONLY transaction may still run after ``_start_statement``: everything else
 #: there creates, alters, drops, renames, grants, revokes or updates statistics (-878;

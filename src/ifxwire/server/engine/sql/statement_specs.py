@@ -40,6 +40,9 @@ class ConstraintSpec:
     ref_columns: list[str] = field(default_factory=list)
     cascade: bool = False
     owner: str | None = None
+    #: the object mode named at creation: DISABLED, FILTERING, FILTERING WITH ERROR (None:
+    #: enabled); features/object_modes.py sets it once the constraint exists
+    mode: str | None = None
 
 
 @dataclass
@@ -133,6 +136,7 @@ class CreateIndex:
     extents: tuple[int, int] = (0, 0)
     fragments: FragmentScheme | None = None  # FRAGMENT BY of the index (ids_sqs_0426)
     in_dbspace: bool = False  # IN dbspace (not IN TABLE): a detached, nonfragmented index
+    mode: str | None = None  # DISABLED / FILTERING [WITH ERROR] at creation (object_modes.py)
 
 
 @dataclass
@@ -332,6 +336,9 @@ STMT_TYPES: dict[str, int] = {
     # as SET CONSTRAINTS; that they share its statement type is inferred.
     "set_triggers": StmtType.SET_CONSTRAINTS,
     "set_indexes": StmtType.SET_CONSTRAINTS,
+    # START / STOP VIOLATIONS TABLE: sqlstype.h's number for them is not known to us
+    "start_violations": StmtType.UNKNOWN,
+    "stop_violations": StmtType.UNKNOWN,
     "create_routine": StmtType.CREATE_PROCEDURE,
     "drop_routine": StmtType.DROP_PROCEDURE,
     "create_trigger": StmtType.CREATE_TRIGGER,

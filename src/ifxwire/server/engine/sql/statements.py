@@ -481,10 +481,9 @@ class IfxParser(CreateParser):
 
     def _parse_ifx_violations(self) -> exp.Expr | None:
         """START / STOP VIOLATIONS TABLE FOR table (Guide to SQL: Syntax, "START VIOLATIONS
-        TABLE statement"): a real statement (it goes with FILTERING object modes, which this
-        server refuses), so -999 rather than the grammar's -201."""
+        TABLE statement", ids_sqs_1211): run by features/object_modes.py."""
         if self._word(1) == "VIOLATIONS":
-            raise not_implemented(f"{self._word()} VIOLATIONS TABLE")
+            return ext.parse_violations(self)
         return None
 
 

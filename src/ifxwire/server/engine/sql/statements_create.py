@@ -521,20 +521,33 @@ class CreateParser(IfxExprParser):
         if self._word() == "CONSTRAINT":
             self._advance()
             self._constraint_name(cons)
-        self._object_mode("constraint")
+        cons.mode = self._object_mode("constraint")
         return cons
 
-    def _object_mode(self, what: str) -> None:
+    def _object_mode(self, what: str) -> str | None:
         """The object mode a CREATE TABLE / ALTER TABLE constraint or a CREATE INDEX may name
         (Guide to SQL: Syntax 14.10, "Enabled Mode", ids_sqs_1101: objects are created
-        ENABLED "unless you explicitly specify a different mode"): ENABLED is the default;
-        DISABLED, FILTERING and NOVALIDATE are -999 (the statement was -201)."""
+        ENABLED "unless you explicitly specify a different mode"; "Choosing a
+        Constraint-Mode Option", ids_sqs_0529): None for ENABLED, the default; DISABLED,
+        FILTERING or FILTERING WITH ERROR (WITHOUT ERROR is FILTERING's default), which
+        features/object_modes.py sets once the object exists. ENABLED NOVALIDATE is -999."""
         w = self._word()
         if w == "ENABLED" and self._word(1) != "NOVALIDATE":
             self._advance()
-        elif w in ("ENABLED", "DISABLED", "FILTERING"):
-            mode = "ENABLED NOVALIDATE" if w == "ENABLED" else w
-            raise not_implemented(f"{mode} {what} at creation")
+        elif w == "ENABLED":
+            raise not_implemented(f"ENABLED NOVALIDATE {what} at creation")
+        elif w == "DISABLED":
+            self._advance()
+            return w
+        elif w == "FILTERING":
+            self._advance()
+            if self._word() == "WITH" and self._word(1) == "ERROR":
+                self._advance(2)
+                return "FILTERING WITH ERROR"
+            if self._word() == "WITHOUT" and self._word(1) == "ERROR":
+                self._advance(2)
+            return w
+        return None
 
     def _table_constraint(self) -> ConstraintSpec | None:
         prefix = ConstraintSpec("", [])
@@ -704,6 +717,7 @@ class CreateParser(IfxExprParser):
         extents = (0, 0)
         fragments = None
         in_dbspace = False
+        mode: str | None = None
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
@@ -712,7 +726,7 @@ class CreateParser(IfxExprParser):
             elif w in ("ONLINE", "COMPRESSED"):
                 self._advance()
             elif w in ("ENABLED", "DISABLED", "FILTERING"):
-                self._object_mode("index")
+                mode = self._object_mode("index")
             elif w in ("EXTENT", "NEXT"):
                 self._expect_word(w, "SIZE")
                 size = self._int_arg()
@@ -723,7 +737,8 @@ class CreateParser(IfxExprParser):
             else:
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
-                                                 cluster, extents, fragments, in_dbspace))
+                                                 cluster, extents, fragments, in_dbspace,
+                                                 mode))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW

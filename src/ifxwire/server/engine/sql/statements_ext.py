@@ -15,7 +15,7 @@ from sqlglot import exp
 from sqlglot.tokenizer_core import TokenType
 
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError, not_implemented
+from ..core.errors import EngineError
 from .hooks import PARSERS
 from .statement_specs import DropRoutine, _stmt
 
@@ -85,8 +85,20 @@ class TruncateSpec:
 @dataclass
 class ConstraintModeSpec:
     names: list[str] | None  # None: ALL
-    mode: str  # ENABLED, DISABLED, DEFERRED, IMMEDIATE
+    mode: str  # ENABLED, DISABLED, DEFERRED, IMMEDIATE, FILTERING
     table: TableName | None = None  # SET CONSTRAINTS FOR table
+    with_error: bool = False  # FILTERING WITH ERROR (sysobjstate 'G'; without: 'F')
+
+
+@dataclass
+class ViolationsSpec:
+    """START / STOP VIOLATIONS TABLE FOR table [USING violations, diagnostics] [MAX ROWS n]
+    (ids_sqs_1211, ids_sqs_1231)."""
+    start: bool
+    table: TableName
+    violations: str | None = None
+    diagnostics: str | None = None
+    max_rows: int | None = None
 
 
 def _user_list(p: CreateParser) -> list[str]:
@@ -317,9 +329,50 @@ def parse_set_constraints(p: CreateParser) -> exp.Expr:
     if mode not in _MODES:
         p.raise_error("Expected a constraint mode")
     p._advance()
-    if mode == "FILTERING":
-        raise not_implemented("FILTERING constraint mode")
-    return _stmt("set_constraints", ConstraintModeSpec(names, mode, table))
+    with_error = _filtering_option(p) if mode == "FILTERING" else False
+    return _stmt("set_constraints", ConstraintModeSpec(names, mode, table, with_error))
+
+
+def _filtering_option(p: CreateParser) -> bool:
+    """FILTERING's error option: WITH ERROR, WITHOUT ERROR, or none (WITHOUT ERROR is the
+    default: ids_sqs_1103, "Filtering Modes"); True for WITH ERROR."""
+    if p._word() == "WITH" and p._word(1) == "ERROR":
+        p._advance(2)
+        return True
+    if p._word() == "WITHOUT" and p._word(1) == "ERROR":
+        p._advance(2)
+    return False
+
+
+def parse_violations(p: CreateParser) -> exp.Expr:
+    """START | STOP VIOLATIONS TABLE FOR [owner.]table, START with [USING violations,
+    diagnostics] [MAX ROWS n] (Guide to SQL: Syntax, ids_sqs_1211 / ids_sqs_1231): positioned
+    on START or STOP. MAX ROWS takes an integer from 1 to the INTEGER maximum."""
+    start = p._word() == "START"
+    p._advance()
+    p._expect_word("VIOLATIONS")
+    p._expect_word("TABLE")
+    p._expect_word("FOR")
+    spec = ViolationsSpec(start, p._table_name())
+    if start and p._word() == "USING":
+        p._advance()
+        spec.violations = p._name()
+        if not p._match(TokenType.COMMA):
+            p.raise_error("Expected the diagnostics table's name")
+        spec.diagnostics = p._name()
+    if start and p._word() == "MAX":
+        p._advance()
+        p._expect_word("ROWS")
+        tok = p._curr
+        if tok is None or tok.token_type != TokenType.NUMBER or not tok.text.isdigit() or not (
+                1 <= int(tok.text) <= 2**31 - 1):
+            p.raise_error("Expected a number of rows")
+        assert tok is not None
+        spec.max_rows = int(tok.text)
+        p._advance()
+    if p._curr and p._curr.token_type != TokenType.SEMICOLON:
+        p.raise_error("Unexpected text after VIOLATIONS TABLE")
+    return _stmt("start_violations" if start else "stop_violations", spec)
 
 
 def _object_names(p: CreateParser) -> tuple[list[str] | None, TableName | None]:
@@ -337,9 +390,8 @@ def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
     """SET TRIGGERS / SET INDEXES {name[, …] | FOR table} mode (after the keyword): the other
     forms of the SET Database Object Mode statement (Guide to SQL: Syntax 14.10, "SET
     Database Object Mode statement"). A trigger is ENABLED or DISABLED (DEFERRED and
-    IMMEDIATE are constraint modes only: -201); an index may also be FILTERING. Indexes are
-    never disabled here, so SET INDEXES … DISABLED / FILTERING is -999 (a disabled unique
-    index stops checking its key, which SQLite cannot do)."""
+    IMMEDIATE are constraint modes only: -201); an index may also be FILTERING [WITH[OUT]
+    ERROR] (a unique one only: features/object_modes.py checks that)."""
     names, table = _object_names(p)
     mode = p._word()
     allowed = ("ENABLED", "DISABLED") if objects == "TRIGGERS" else (
@@ -347,9 +399,6 @@ def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
     if mode not in allowed:
         p.raise_error("Expected an object mode")
     p._advance()
-    if objects == "INDEXES" and mode != "ENABLED":
-        raise not_implemented(f"SET INDEXES {mode}")
-    if mode == "FILTERING":  # WITH [NO] ERROR follows it
-        p._rest()
+    with_error = _filtering_option(p) if mode == "FILTERING" else False
     kind = "set_triggers" if objects == "TRIGGERS" else "set_indexes"
-    return _stmt(kind, ConstraintModeSpec(names, mode, table))
+    return _stmt(kind, ConstraintModeSpec(names, mode, table, with_error))
