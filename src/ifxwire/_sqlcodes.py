@@ -420,6 +420,9 @@ _SQL_TABLE = """
 -9628   P  -      Type '%s' was not found.
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
 -9634   P  -      No cast is defined between these data types.
+-9637   P  -      Cast function '%s' does not exist.
+-9922   P  -      The cast does not exist in the database.
+-9923   P  -      A cast cannot be created between these types (incompatible, or both built-in).
 -9641   P  -      DROP TYPE drops only opaque and distinct types.
 -9638   P  -      The UNDER privilege cannot be granted or revoked on a built-in type.
 -9639   P  -      The UNDER privilege cannot be granted or revoked on a distinct type.

@@ -486,7 +486,6 @@ def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None
 
 @pytest.mark.parametrize("sql", [
     "SAVE EXTERNAL DIRECTIVES {+AVOID_INDEX(customer)} ACTIVE FOR SELECT * FROM customer",
-    "CREATE CAST (INT AS BOOLEAN)",
     "CREATE OPAQUE TYPE circle (INTERNALLENGTH = 24)",
     "UNLOAD TO '/tmp/customer.unl' SELECT * FROM customer",
 ])

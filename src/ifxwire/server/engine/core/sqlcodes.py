@@ -105,6 +105,9 @@ BLOB_DISTINCT = -613  # [jcat] 'Blobs are not allowed in the "distinct" clause.'
 BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
 BLOB_EXPRESSION = -615  # [jcat] "Blobs are not allowed in this expression."
 NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hibernate quotes it)
+CAST_FUNCTION_MISSING = -9637  # [msgs] "Cast function (%s) does not exist." (CREATE CAST WITH)
+CAST_NOT_FOUND = -9922  # [msgs] "Cast does not exist in database." (DROP CAST)
+CAST_INCOMPATIBLE = -9923  # [msgs] "Cannot create cast between incompatible types."
 BLOB_SET_OPERATION = -9651  # [jcat] "… binary large objects are not allowed in the Union, …"
 COMPOSITE_ORDERED = -9926  # [jcat] "… row-type or collection columns were referenced in ORDER BY…"
 COLLECTION_GROUP_BY = -9606  # [jcat] 'Collections are not allowed in the "group by" clause.'
@@ -585,6 +588,9 @@ MESSAGES: dict[int, str] = {
     BLOB_ORDER_BY: 'Blobs are not allowed in the "order by" clause.',
     BLOB_EXPRESSION: "Blobs are not allowed in this expression.",
     NO_CAST: "No cast from %s.",
+    CAST_FUNCTION_MISSING: "Cast function (%s) does not exist.",
+    CAST_NOT_FOUND: "Cast does not exist in database.",
+    CAST_INCOMPATIBLE: "Cannot create cast between incompatible types.",
     BLOB_SET_OPERATION: ("The statement failed because binary large objects are not allowed in "
                          "the Union, Intersect, or Minus queries."),
     COMPOSITE_ORDERED: ("The statement failed becuase row-type or collection columns were "

@@ -68,11 +68,10 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
 
 def _table(dc: DdlContext, spec: GrantSpec) -> None:
     assert spec.table is not None
-    if dc.schema.sequence_of(spec.table.name) is not None and spec.table.database is None:
-        # Sequence-Level Privileges (Guide to SQL: Syntax, GRANT ids_sqs_0131, REVOKE
-        # ids_sqs_0153): Select and Alter on a sequence. Not kept here (NEXTVAL and ALTER
-        # SEQUENCE check no privilege), so refused rather than -206 "not in the database".
-        raise not_implemented(f"{'GRANT' if spec.grant else 'REVOKE'} on a sequence")
+    seq = dc.schema.sequence_of(spec.table.name) if spec.table.database is None else None
+    if seq is not None:
+        _sequence(dc, spec, seq.tabid)
+        return
     info = dc.resolve(spec.table.name, spec.table.owner, spec.table.database, 0)
     if info.temp and spec.grant:
         # -323 "Cannot grant permission on temporary table." [jcat] (fifteenth round)
@@ -92,6 +91,38 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
         for c in cols:
             if c not in info.by_name:
                 raise EngineError(sc.NO_COLUMN, near=c)
+    _write_tabauth(dc, spec, info.tabid,
+                   {c: info.by_name[c].colno for cols in spec.columns.values() for c in cols})
+
+
+#: The privileges a sequence takes: "only a subset of table-level privileges ... You can
+#: grant the Select or Alter privilege (or both) on a sequence" (Syntax, GRANT,
+#: "Sequence-Level Privileges", ids_sqs_0131; REVOKE, ids_sqs_0153).
+_SEQUENCE_PRIVILEGES = ("SELECT", "ALTER")
+
+
+def _sequence(dc: DdlContext, spec: GrantSpec, tabid: int) -> None:
+    """GRANT / REVOKE SELECT | ALTER | ALL ON a sequence or a synonym for one (ids_sqs_0131,
+    ids_sqs_0153): a systabauth row for the sequence's tabid, as for a table ("systabauth
+    ... describes each set of privileges that are granted on a table, view, sequence, or
+    synonym", Reference, SYSTABAUTH, ids_sqr_071), with just its 's' and 'a' letters. ALL
+    means both. Another privilege, or a column list, is outside the diagram: -201
+    [inferred: the pages give no code]. Who may grant is check_ddl's (owner or DBA)."""
+    assert spec.table is not None
+    if spec.every:
+        spec.privileges = list(_SEQUENCE_PRIVILEGES)
+    for priv in spec.privileges:
+        if priv not in _SEQUENCE_PRIVILEGES or priv in spec.columns:
+            raise EngineError(sc.SYNTAX, near=priv.lower())
+    # "You can include the WITH GRANT OPTION keywords when you grant ALTER, SELECT, or ALL
+    # to a user or to PUBLIC" (ids_sqs_0131): no -298 here, unlike a table
+    _write_tabauth(dc, spec, tabid, {}, public_may_grant=True)
+
+
+def _write_tabauth(dc: DdlContext, spec: GrantSpec, tabid: int, colnos: dict[str, int],
+                   public_may_grant: bool = False) -> None:
+    """The grantees' systabauth rows on ``tabid`` after the GRANT or REVOKE ``spec``
+    (``colnos``: the column numbers of the columns it names)."""
     grantor = spec.grantor or dc.user
     for grantee in spec.grantees:
         # the catalogue's texts for these two GRANTs [jcat], fifteenth round (both were
@@ -99,15 +130,15 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
         # to public with grant option."
         if spec.grant and grantee == grantor:
             raise EngineError(sc.GRANT_TO_SELF, near=grantee)
-        if spec.grant and spec.with_grant and grantee == "public":
+        if spec.grant and spec.with_grant and grantee == "public" and not public_may_grant:
             raise EngineError(sc.GRANT_PUBLIC_WITH_GRANT)
         row = dc.conn.execute("SELECT tabauth FROM systabauth WHERE grantor = ? AND grantee = ?"
-                              " AND tabid = ?", (grantor, grantee, info.tabid)).fetchone()
+                              " AND tabid = ?", (grantor, grantee, tabid)).fetchone()
         auth = list((row[0] if row else "").ljust(len(_LETTERS), "-")[: len(_LETTERS)])
         for priv in spec.privileges:
             if priv in spec.columns:
-                _columns(dc, spec, grantor, grantee, info.tabid, priv,
-                         [info.by_name[c].colno for c in spec.columns[priv]])
+                _columns(dc, spec, grantor, grantee, tabid, priv,
+                         [colnos[c] for c in spec.columns[priv]])
                 continue
             i = TABLE_PRIVILEGES[priv]
             if spec.grant:
@@ -116,15 +147,15 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
                 auth[i] = "-"
         has_cols = dc.conn.execute(
             "SELECT 1 FROM syscolauth WHERE grantor = ? AND grantee = ? AND tabid = ?",
-            (grantor, grantee, info.tabid)).fetchone()
+            (grantor, grantee, tabid)).fetchone()
         auth[2] = "*" if has_cols else "-"
         text = "".join(auth)
         if row is not None:
             dc.conn.execute("DELETE FROM systabauth WHERE grantor = ? AND grantee = ? AND "
-                            "tabid = ?", (grantor, grantee, info.tabid))
+                            "tabid = ?", (grantor, grantee, tabid))
         if text.strip("-"):
             dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
-                            (grantor, grantee, info.tabid, text))
+                            (grantor, grantee, tabid, text))
 
 
 def _routine(dc: DdlContext, spec: GrantSpec) -> None:
@@ -529,6 +560,18 @@ def check_plan(privs: Privileges, user: str, kind: str, tables: list[str],
             raise EngineError(sc.NO_SELECT, near=table)
 
 
+def check_sequence(privs: Privileges, user: str, name: str, owner: OwnerRights = None) -> None:
+    """NEXTVAL / CURRVAL of sequence ``name``: "To use NEXTVAL or CURRVAL with a sequence,
+    you must have the Select privilege on the sequence or have the DBA privilege on the
+    database" (Syntax, "NEXTVAL and CURRVAL Operators", ids_sqs_1461; "Select Privilege",
+    ids_sqs_0836). -272, the Select privilege's code on a table [inferred: the pages name
+    no code; "Informix implements sequence objects as tables", ids_sqs_0131]."""
+    if privs.has(user, name, "s") or (
+            owner is not None and owner[1].has(owner[0], name, "s")):
+        return
+    raise EngineError(sc.NO_SELECT, near=name)
+
+
 def check_execute(privs: Privileges, user: str, procid: int, name: str,
                   owner: OwnerRights = None) -> None:
     """-706 unless the user (or, inside a routine, its owner WITH GRANT OPTION) may run the
@@ -565,6 +608,29 @@ def _check_truncate(session: FeatureSession, privs: Privileges, name: str) -> No
         raise EngineError(sc.TRUNCATE_NEEDS_ALTER, near=name)
 
 
+#: The sequence statements a non-DBA may run only on some sequences: ALTER and RENAME by its
+#: owner or a holder of the Alter privilege, DROP by its owner.
+_SEQUENCE_DDL = ("alter_sequence", "rename_sequence", "drop_sequence")
+
+
+def _check_sequence_ddl(session: FeatureSession, kind: str, spec: object) -> None:
+    """"The Alter privilege enables a specified user or role to modify the definition of a
+    sequence with the ALTER SEQUENCE statement or to rename the sequence with the RENAME
+    SEQUENCE statement" (Syntax, GRANT, "Alter Privilege", ids_sqs_0835); "To drop a
+    sequence, you must be its owner or have the DBA privilege on the database" (DROP
+    SEQUENCE, ids_sqs_0734). A DBA never gets here. The code a real server sends is not
+    known to us [inferred]: the "No permission" refusal check_ddl gives for a table.
+    A missing sequence is left to the statement (-8300)."""
+    name = getattr(getattr(spec, "name", None), "name", None)
+    seq = session.current_schema().sequences.get(name) if isinstance(name, str) else None
+    if seq is None or seq.owner == session.user:
+        return
+    if kind != "drop_sequence" and session.privileges().has(session.user, seq.name, "a"):
+        return
+    raise EngineError(sc.NOT_IMPLEMENTED, near=seq.name, message=(
+        f"No permission: {session.user} may not {kind.split('_')[0]} sequence {seq.name}"))
+
+
 def check_ddl(session: FeatureSession, level: str, kind: str, spec: object) -> None:
     """Who may run a DDL statement: RESOURCE creates objects, DBA manages roles and database
     privileges, a table's owner (or a DBA) alters, drops, renames, truncates and grants on
@@ -586,8 +652,14 @@ def check_ddl(session: FeatureSession, level: str, kind: str, spec: object) -> N
         if "public" not in holders and session.user not in holders and not (
                 session.role is not None and session.role in holders):
             raise EngineError(sc.NO_USAGE)  # [jcat] "No usage privilege."
+    if kind in _SEQUENCE_DDL:
+        _check_sequence_ddl(session, kind, spec)
+        return
     table = getattr(spec, "table", None)
     name = getattr(table, "name", None)
+    if isinstance(spec, GrantSpec) and isinstance(name, str) and (
+            seq := session.current_schema().sequence_of(name)) is not None:
+        name = seq.name  # a synonym names its sequence: its owner grants (ids_sqs_0131)
     if kind == "alter_fragment":
         # ids_sqs_0236: the Alter privilege (a table) or the Index privilege (an index)
         if getattr(spec, "index", False):

@@ -28,7 +28,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql.exprs import lit
 from ..sql.statements import AlterTable, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import fragments, inherit, null_keys
+from . import fragments, inherit, null_keys, temp_indexes
 from .alter_columns import ConsDef, NewColumn, _add, _modify
 from .ddl import (
     DdlContext,
@@ -557,9 +557,13 @@ def truncate(dc: DdlContext, spec: TruncateSpec) -> list[TableInfo]:
 def rename_index(dc: DdlContext, spec: Rename) -> None:
     old, new = spec.table.name, spec.new_name
     if old not in dc.schema.indexes:
+        if temp := temp_indexes.table_of(dc, old):  # a temporary table's
+            temp_indexes.rename(dc, old, new, temp)
+            return
         raise EngineError(sc.NO_INDEX, near=old)
     if new in dc.schema.indexes:
         raise EngineError(sc.INDEX_EXISTS, near=new)
+    temp_indexes.check_free(dc, new)
     row = dc.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
                           (old,)).fetchone()
     if row is not None and row[0] is not None:

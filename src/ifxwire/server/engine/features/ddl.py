@@ -35,7 +35,7 @@ from ..sql.statements import (
     CreateView,
     DropObject,
 )
-from . import fragments, inherit, null_keys
+from . import fragments, inherit, null_keys, temp_indexes
 from .ddl_defaults import (
     _default_row,
     _sqlite_default,
@@ -487,7 +487,7 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
 
 def create_index(dc: DdlContext, spec: CreateIndex) -> None:
     name = spec.name.name
-    if name in dc.schema.indexes:
+    if name in dc.schema.indexes or temp_indexes.table_of(dc, name) is not None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.INDEX_EXISTS, near=name)
@@ -599,6 +599,9 @@ def drop(dc: DdlContext, spec: DropObject) -> None:
     name = spec.name.name
     if spec.kind == "INDEX":
         if name not in dc.schema.indexes:
+            if temp := temp_indexes.table_of(dc, name):  # a temporary table's
+                temp_indexes.drop(dc, name, temp)
+                return
             if spec.if_exists:
                 return
             raise EngineError(sc.NO_INDEX, near=name)

@@ -78,6 +78,13 @@ def create_sequence(dc: DdlContext, spec: SequenceSpec,
         f"restart_val, cache, {quote('order')}) VALUES ((SELECT COALESCE(MAX(seqid), 0) + 1 "
         f"FROM syssequences), ?, ?, ?, ?, ?, ?, NULL, ?, '1')",
         (tabid, start, inc, maxv, minv, "1" if seq.cycle else "0", seq.cache))
+    if not dc.ctx.ansi:
+        # PUBLIC's Select on a new sequence outside ANSI databases [inferred]: "Informix
+        # implements sequence objects as tables" (ids_sqs_0131) and a new table's default
+        # PUBLIC privileges (ids_sqs_0567, NODEFDAC ids_sqr_285) hold Select, the one of
+        # them a sequence takes (Alter is not among them). No page says so for sequences.
+        dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, 's-------')",
+                        (seq.owner, tabid))
 
 
 def alter_sequence(dc: DdlContext, spec: SequenceSpec, counters: SequenceCounters,

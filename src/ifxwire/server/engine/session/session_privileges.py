@@ -77,6 +77,8 @@ class SessionPrivileges:
                 [target] if target else []), target, owner)
         for procid in plan.routines + ([plan.routine] if plan.routine is not None else []):
             self.check_execute(procid, owner)
+        for name in plan.sequences:
+            access.check_sequence(privs, self.user, name, owner)
         for xid, name in plan.cast_types:
             access.check_type_usage(self._connection(), self.user, self.role, xid, name)
         if owner is None and len(passed) < 4096:

@@ -17,6 +17,7 @@ from ..core.ifxtypes import IfxType
 from ..features import (
     access,
     alter,
+    casts,
     composite,
     ddl,
     ddl_statistics,
@@ -361,6 +362,7 @@ class StatementRunner:
             "drop_row_type": composite.drop_row_type,
             "create_distinct_type": distinct.create_distinct_type,
             "drop_type": distinct.drop_type,
+            "create_cast": casts.create_cast, "drop_cast": casts.drop_cast,
             "drop_table": ddl.drop, "drop_view": ddl.drop, "drop_index": ddl.drop,
             "alter_table": alter.alter_table, "rename_table": alter.rename,
             "rename_column": alter.rename, "create_routine": spl_catalog.create_routine,

@@ -67,6 +67,9 @@ class FeatureParsers:
     #: distinct.py: CREATE DISTINCT TYPE (p at DISTINCT), DROP TYPE (p at TYPE)
     create_distinct_type: Callable[[Any], Any] = _unregistered
     drop_type: Callable[[Any], Any] = _unregistered
+    #: casts.py: CREATE [EXPLICIT | IMPLICIT] CAST (p after CREATE), DROP CAST (p at CAST)
+    create_cast: Callable[[Any], Any] = _unregistered
+    drop_cast: Callable[[Any], Any] = _unregistered
 
 
 PARSERS = FeatureParsers()

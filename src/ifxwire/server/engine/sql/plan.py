@@ -69,6 +69,8 @@ class Plan:
     routines: list[int] = field(default_factory=list)  # routines its expressions call
     # Distinct types its casts name, (extended_id, name): the Usage privilege (access.py).
     cast_types: list[tuple[int, str]] = field(default_factory=list)
+    # Sequences its NEXTVAL / CURRVAL read: the Select privilege on each (access.py).
+    sequences: list[str] = field(default_factory=list)
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for
     # the old values FOR EACH ROW triggers read (triggers.py).
     updated: list[str] | None = None

@@ -129,6 +129,8 @@ class IfxParser(CreateParser):
             return _stmt("drop_row_type", PARSERS.drop_row_type(self))
         if kind == "TYPE":
             return _stmt("drop_type", PARSERS.drop_type(self))
+        if kind == "CAST":
+            return _stmt("drop_cast", PARSERS.drop_cast(self))
         if kind not in ("TABLE", "VIEW", "INDEX", "DATABASE"):
             raise not_implemented(f"DROP {kind}")
         self._advance()
@@ -662,11 +664,12 @@ def parse(sql: str, delimident: bool = False) -> exp.Expr:
 
 
 #: What may follow CREATE SCHEMA AUTHORIZATION user (Syntax, ids_sqs_0483): CREATE TABLE,
-#: VIEW, INDEX, SYNONYM, TRIGGER, SEQUENCE, ROW TYPE, DISTINCT TYPE and GRANT (OPAQUE TYPE
-#: and CAST, also on the page, this server does not have: their own refusal stands).
+#: VIEW, INDEX, SYNONYM, TRIGGER, SEQUENCE, ROW TYPE, DISTINCT TYPE, CAST and GRANT (OPAQUE
+#: TYPE, also on the page, this server does not have: its own refusal stands).
 _SCHEMA_PARTS = frozenset((
     "create_table", "create_view", "grant", "create_index", "create_synonym",
-    "create_trigger", "create_sequence", "create_row_type", "create_distinct_type"))
+    "create_trigger", "create_sequence", "create_row_type", "create_distinct_type",
+    "create_cast"))
 
 
 def _parse_schema(sql: str, toks: list[Token], delimident: bool) -> exp.Expr:

@@ -106,6 +106,8 @@ class CreateParser(IfxExprParser):
             return _stmt("create_distinct_type", PARSERS.create_distinct_type(self))
         if word == "ROW" and self._word(1) == "TYPE":
             return _stmt("create_row_type", PARSERS.create_row_type(self))
+        if word == "CAST" or (word in ("EXPLICIT", "IMPLICIT") and self._word(1) == "CAST"):
+            return _stmt("create_cast", PARSERS.create_cast(self))
         if word in ("UNIQUE", "DISTINCT", "CLUSTER", "INDEX"):
             return self._create_index()
         if word == "VIEW":

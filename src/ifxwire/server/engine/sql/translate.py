@@ -79,6 +79,8 @@ class Compiler(DmlCompiler):
         self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
         #: distinct types its casts name, (extended_id, name): Usage is checked at execute
         self.cast_types: set[tuple[int, str]] = set()
+        #: sequences its NEXTVAL / CURRVAL read: the Select privilege on each (ids_sqs_1461)
+        self.sequences: set[str] = set()
         self._nextvals = itertools.count()
 
     def cast_type(self, name: str) -> IfxType | None:
@@ -108,6 +110,7 @@ class Compiler(DmlCompiler):
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
         plan.cast_types = sorted(self.cast_types)
+        plan.sequences = sorted(self.sequences)
         for part in plan.parts:
             part.tables = dict(self.tables)
         return plan
@@ -305,8 +308,10 @@ class Compiler(DmlCompiler):
                     sources.add(table.alias_or_name.lower())
             name = col.args["table"].name
             name = name if col.args["table"].quoted else name.lower()
-            if name in sources or self.lookup.sequence(name) is None:
+            seq = None if name in sources else self.lookup.sequence(name)
+            if seq is None:
                 continue
+            self.sequences.add(seq.name)
             ref = IfxSequenceRef(this=name)
             ref.meta["nextval"] = which == "nextval"
             col.replace(ref)

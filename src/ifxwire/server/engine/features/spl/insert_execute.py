@@ -88,6 +88,7 @@ def compile_insert_execute(compiler: Compiler, table: exp.Table, columns: list[s
     plan.routines = list(insert_plan.routines)
     plan.routine = call_plan.routine  # EXECUTE on it is checked (Session._check_privileges)
     plan.cast_types = insert_plan.cast_types
+    plan.sequences = insert_plan.sequences
     return plan.finish(compiler.ctx)
 
 

@@ -143,6 +143,7 @@ class Runner:
         for part in [plan, *plan.parts]:
             part.tables = part.tables or dict(compiler.tables)
         plan.routines = sorted(compiler.routines)
+        plan.sequences = sorted(compiler.sequences)
         if len(node.cache) >= _CACHE_LIMIT:
             node.cache.clear()
         compiled = a.Compiled(plan, refs)
