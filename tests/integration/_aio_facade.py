@@ -37,14 +37,17 @@ Left on one driver, and why:
   records and private members: test_driver_goodbye.py, test_driver_hostile.py,
   test_driver_fuzz*.py, test_driver_wire.py, test_bench_replay.py, test_libsqli_groups.py,
   test_first_execute.py (libsqli's PREPARE and EXECUTE bytes sent raw, the server's SQLite
-  connection traced),
+  connection traced), test_autocommit_insert_statements.py (the same: the SQLite statements
+  of libsqli's raw EXECUTE),
   test_login_facts.py (login packets and DBOPEN replies sent and read raw),
   test_lob_crash.py (kills the server process mid-write).
 * The bench's own commands, run as processes with servers of their own: test_bench_arrow.py.
 * The server's answers, for which the driver is only a pipe: test_server_*.py,
   test_sql_*.py, test_sysmaster_env.py, test_temp_table_sessions.py, test_tls_server.py,
   test_open_cursor_cache.py (several users' sessions on servers of its own),
-  test_interrupt_wakeups.py (the server's interrupt thread's wake-ups, counted in /proc).
+  test_interrupt_wakeups.py (the server's interrupt thread's wake-ups, counted in /proc),
+  test_txn_failing_statement.py (the server's statement-level undo inside a transaction,
+  152 cases; its driver path is autocommit off, plain execute).
   Such modules that use the ``conn`` fixture run on both all the same (the asyncio
   cursor's describe, fetch and error paths under the server's whole SQL): test_system_catalog.py,
   test_set_operations.py, test_composite_sql.py, test_hibernate_refusals.py,
