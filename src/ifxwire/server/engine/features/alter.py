@@ -564,18 +564,11 @@ def rename_index(dc: DdlContext, spec: Rename) -> None:
     if new in dc.schema.indexes:
         raise EngineError(sc.INDEX_EXISTS, near=new)
     temp_indexes.check_free(dc, new)
-    row = dc.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?",
-                          (old,)).fetchone()
-    if row is not None and row[0] is not None:
-        dc.conn.execute(f"DROP INDEX {quote(old)}")
-        sql = str(row[0])
-        head, _, tail = sql.partition(" ON ")
-        kind = ("CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE")
-                else "CREATE INDEX")
-        dc.conn.execute(f"{kind} {quote(new)} ON {tail}")
-    # else a constraint's system-generated index (' 100_1'), which SQLite keeps with the
-    # table: "You can rename a system-generated index that implements a primary-key or
-    # foreign-key constraint" (ids_sqs_0941); only the catalogue holds its name.
+    temp_indexes.recreate(dc.conn, old, new)
+    # (nothing is made again for a constraint's system-generated index (' 100_1'), which
+    # SQLite keeps with the table: "You can rename a system-generated index that implements
+    # a primary-key or foreign-key constraint" (ids_sqs_0941); only the catalogue holds its
+    # name.)
     null_keys.rename(dc.conn, old, new)
     dc.conn.execute("UPDATE sysindices SET idxname = ? WHERE idxname = ?", (new, old))
     dc.conn.execute("UPDATE sysconstraints SET idxname = ? WHERE idxname = ?", (new, old))

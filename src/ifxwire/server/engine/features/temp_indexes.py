@@ -11,6 +11,7 @@ SQLite's ``temp`` schema is per connection, as a temporary table is per session 
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
@@ -20,6 +21,21 @@ from . import null_keys
 
 if TYPE_CHECKING:
     from .ddl import DdlContext
+
+
+def recreate(conn: sqlite3.Connection, old: str, new: str, schema: str = "main") -> bool:
+    """Make SQLite index ``old`` of ``schema`` again as ``new`` (same table, key and
+    uniqueness): SQLite has no RENAME for an index. False when ``old`` has no SQL of its own
+    (none by that name, or a constraint's automatic index, which stays with its table)."""
+    row = conn.execute(f"SELECT sql FROM {schema}.sqlite_master WHERE type = 'index' AND "
+                       "name = ?", (old,)).fetchone()
+    if row is None or row[0] is None:
+        return False
+    head, _, tail = str(row[0]).partition(" ON ")
+    kind = "CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE") else "CREATE INDEX"
+    conn.execute(f"DROP INDEX {schema}.{quote(old)}")
+    conn.execute(f"{kind} {schema}.{quote(new)} ON {tail}")
+    return True
 
 
 def table_of(dc: DdlContext, name: str) -> str | None:
@@ -53,15 +69,7 @@ def rename(dc: DdlContext, old: str, new: str, table: str) -> None:
         raise EngineError(sc.INDEX_EXISTS, near=new)
     check_free(dc, new)
     for was, now in ((old, new), (null_keys.companion(old), null_keys.companion(new))):
-        row = dc.conn.execute("SELECT sql FROM temp.sqlite_master WHERE type = 'index' AND "
-                              "name = ?", (was,)).fetchone()
-        if row is None or row[0] is None:
-            continue
-        head, _, tail = str(row[0]).partition(" ON ")
-        kind = "CREATE UNIQUE INDEX" if head.upper().startswith("CREATE UNIQUE") else (
-            "CREATE INDEX")
-        dc.conn.execute(f"DROP INDEX temp.{quote(was)}")
-        dc.conn.execute(f"{kind} temp.{quote(now)} ON {tail}")
+        recreate(dc.conn, was, now, "temp")
     keys = dc.temp_tables[table].unique_indexes
     if old in keys:
         keys[new] = keys.pop(old)

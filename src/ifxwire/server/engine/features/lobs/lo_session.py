@@ -172,7 +172,7 @@ class LoSession:
         (``conn.total_changes`` says so: the smart-LOB tables' counting triggers, trigger
         actions and cascades all count there), so it added nothing to free nor any garbage;
         when the database's last check found none either, the check's SELECT is not run
-        (one SQLite statement of an autocommitted INSERT's seven; issue 23, libsqli's 1 ms
+        (one SQLite statement of an autocommitted INSERT's five; issue 23, libsqli's 1 ms
         wait). Objects another transaction committed without its own check (a held
         transaction committed for another session's latch) wait for that transaction's
         end, which checks."""
