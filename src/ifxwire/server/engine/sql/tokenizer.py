@@ -56,6 +56,11 @@ class IfxTokenizer(tokens.Tokenizer):
                "FORMAT", "SETTINGS", "OVERWRITE", "ASOF", "POSITIONAL", "COMMENT", "DESCRIBE",
                "SHOW", "USE", "REFRESH", "KILL", "VACUUM", "SUMMARIZE", "ATTACH", "DETACH"):
         KEYWORDS.pop(_w, None)
+    # sqlglot 30.31 made these two COMMAND words, which swallow the rest of the statement as
+    # one string; Informix's SAVEPOINT and RELEASE SAVEPOINT are parsed word by word in
+    # statements.py (tests/unit/test_tokenizer_words.py holds every statement word to that).
+    for _w in ("SAVEPOINT", "RELEASE"):
+        KEYWORDS.pop(_w, None)
     COMMANDS: t.ClassVar[set[TokenType]] = {TokenType.COMMAND, TokenType.FETCH}
 
     def _init_core(self) -> TokenizerCore:
