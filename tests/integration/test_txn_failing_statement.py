@@ -186,3 +186,51 @@ def test_after_a_savepoint_escalated(server: Server, failing: str) -> None:
     with _connect(server.port, "fslog") as c:
         for sql, rows in _UNCHANGED:
             assert _rows(c, sql.format(n=n)) == rows, sql
+
+
+#: What escalates a row-lock transaction before the failing MERGE (none: the MERGE's own unit).
+_BEFORE_MERGE = {
+    "none": None,
+    "savepoint": "SAVEPOINT s1",
+    "set_constraints": "SET CONSTRAINTS ALL DEFERRED",
+    "lob_insert": "INSERT INTO lob{n} VALUES (2, NULL)",
+}
+
+
+@pytest.mark.parametrize("before", sorted(_BEFORE_MERGE))
+def test_a_merge_failing_half_way_undoes_its_first_part(server: Server, before: str) -> None:
+    """A MERGE is several SQLite statements (its INSERT part, then its UPDATE part:
+    translate_dml.compile_merge): the INSERT of the first source row ran when the UPDATE for
+    the second meets a unique key. Under row locks, in a transaction escalated before it
+    (SQLite's write lock held to COMMIT), it ran in ``rl_write``'s attempt savepoint, which a
+    failure released without rolling back to it: the INSERT stayed in the transaction, and
+    COMMIT kept it (branch locks42). It must go, and the transaction's earlier work stay."""
+    n = next(_numbers)
+    _setup(server.port, "fslog", n)
+    with _connect(server.port, "fslog") as conn:
+        cur = conn.cursor()
+        cur.execute(f"CREATE TABLE mt{n} (a INT PRIMARY KEY, b INT UNIQUE)")
+        cur.execute(f"INSERT INTO mt{n} VALUES (1, 0)")
+        cur.execute(f"INSERT INTO mt{n} VALUES (2, 5)")
+        cur.execute(f"CREATE TABLE ms{n} (a INT, b INT)")
+        cur.execute(f"INSERT INTO ms{n} VALUES (3, 7)")  # not matched: inserted first
+        cur.execute(f"INSERT INTO ms{n} VALUES (1, 5)")  # matched: b 5 is taken (-268)
+        cur.execute("BEGIN WORK")
+        cur.execute(f"INSERT INTO keep{n} VALUES (7)")
+        step = _BEFORE_MERGE[before]
+        if step is not None:
+            cur.execute(step.format(n=n))
+        with pytest.raises(ifxwire.DatabaseError) as caught:
+            cur.execute(f"MERGE INTO mt{n} t USING ms{n} s ON t.a = s.a "
+                        "WHEN MATCHED THEN UPDATE SET t.b = s.b "
+                        "WHEN NOT MATCHED THEN INSERT (a, b) VALUES (s.a, s.b)")
+        assert caught.value.sqlcode < 0
+        assert _rows(conn, f"SELECT a, b FROM mt{n} ORDER BY a") == [(1, 0), (2, 5)]
+        assert _rows(conn, f"SELECT a FROM keep{n}") == [(7,)]
+        cur.execute(f"INSERT INTO keep{n} VALUES (8)")
+        cur.execute("COMMIT WORK")
+    assert sorted(_committed(server.port, "fslog", n)) == [(7,), (8,)]
+    with _connect(server.port, "fslog") as c:
+        assert _rows(c, f"SELECT a, b FROM mt{n} ORDER BY a") == [(1, 0), (2, 5)]
+        want_lob = [(1,), (2,)] if before == "lob_insert" else [(1,)]
+        assert _rows(c, f"SELECT a FROM lob{n} ORDER BY a") == want_lob

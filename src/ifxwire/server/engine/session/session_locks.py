@@ -436,17 +436,18 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         finally:
             lt.missing = outer
 
-    def _rl_attempt(self, check: bool) -> tuple[set[str], bool]:
+    def _rl_attempt(self, check: bool) -> tuple[set[str], int]:
         """Begin an attempt of a statement in the open SQLite transaction that the authorizer
         may refuse (rl_lazy, rl_write): a savepoint, so that what it wrote before a refusal
         is taken back before it runs again (a supertable's UPDATE has run on the
         supertable when its subtable's part is refused). ``check``: first make again the
         triggers a rollback took back (ROLLBACK TO SAVEPOINT, a failed statement's
         savepoint), which the authorizer would otherwise count as made. Returns the set the
-        authorizer fills with the refused tables, and whether the savepoint was taken: not
-        inside a running SQLite statement (a routine called from SQL writing), where SQLite
-        opens none; a refusal there is rare (its statement's tables were written by then)
-        and is run again as before."""
+        authorizer fills with the refused tables, and where the attempt's savepoint was
+        taken (the length of ``_rl_pending`` then), or -1 when none was: inside a running
+        SQLite statement (a routine called from SQL writing), where SQLite opens none; a
+        refusal there is rare (its statement's tables were written by then) and is run
+        again as before."""
         if check:
             self._rl_install()
         refusal: set[str] = set()
@@ -456,27 +457,35 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         try:
             conn.execute("SAVEPOINT _ifx_rl_try")
         except sqlite3.OperationalError:  # "SQL statements in progress"
-            return refusal, False
-        return refusal, True
+            return refusal, -1
+        return refusal, len(self._rl_pending)
 
-    def _rl_attempt_refused(self, refusal: set[str], tried: set[str], saved: bool) -> bool:
-        """The attempt failed: whether it was refused for tables not tried yet (then it is
-        taken back, to be run again once their triggers are made); either way its savepoint
-        is released."""
+    def _rl_attempt_refused(self, refusal: set[str], tried: set[str], saved: int) -> bool:
+        """The attempt failed: whether it was refused for tables not tried yet (to be run
+        again once their triggers are made). Either way what it wrote is taken back to its
+        savepoint, which is then released: a statement of several SQLite statements (a
+        MERGE's INSERT then UPDATE, a supertable's UPDATE, one per table) that fails after
+        its first part must leave nothing in an escalated transaction, as a failing
+        statement undoes only itself (docs/SERVER.md, "A failing statement in a
+        transaction"). It used to be released without the rollback unless retried, so the
+        first part stayed and COMMIT WORK kept it (branch locks42). The undo entries its
+        rows added to the held unit (a statement nested in a row-lock unit) go with them."""
         retry = bool(refusal) and not refusal & tried
         conn = self.conn
         assert conn is not None
-        with contextlib.suppress(sqlite3.Error):
-            if saved and conn.in_transaction:  # (an I/O error may have ended it)
-                if retry:
-                    conn.execute("ROLLBACK TO _ifx_rl_try")
+        if saved >= 0 and conn.in_transaction:  # (an I/O error may have ended it)
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK TO _ifx_rl_try")
                 conn.execute("RELEASE _ifx_rl_try")
+            del self._rl_pending[saved:]
+            # lock triggers made in the attempt (a nested rl_lazy) went with it
+            self._rl_key = self._rl_triggers.key = None
         return retry
 
-    def _rl_attempt_done(self, saved: bool) -> None:
+    def _rl_attempt_done(self, saved: int) -> None:
         conn = self.conn
         assert conn is not None
-        if saved:
+        if saved >= 0:
             conn.execute("RELEASE _ifx_rl_try")
 
     def _rl_make(self, tables: set[str]) -> None:
