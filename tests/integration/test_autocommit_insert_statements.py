@@ -8,11 +8,13 @@ through SQLite's own trace of the session's connection: BEGIN IMMEDIATE, the sch
 (``SELECT EXISTS (… _ifx_lo_unref), EXISTS (… _ifx_lo_garbage)``) is not run when the unit
 changed only its own row and the database's last check found nothing to do
 (lo_session.before_commit); garbage left behind is still collected after a later
-autocommitted INSERT (the second test).
+autocommitted INSERT (the second test). The same skip applies without row locks (the last
+test, branch locks42).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,10 +67,38 @@ def test_an_autocommitted_prepared_insert_runs_four_statements(srv: Server) -> N
         c.close()
 
 
+@contextlib.contextmanager
+def _server_without_row_locks(tmp_path: Path) -> Iterator[Server]:
+    """tf._server's database and table, in a server without row locks."""
+    with Server(port=0, host="127.0.0.1", data=str(tmp_path / "d"), row_locks=False) as s:
+        c = RawClient(s.host, s.port)
+        try:
+            assert c.command("CREATE DATABASE fx WITH LOG").errors == []
+            assert c.command("CREATE TABLE t (id INTEGER, s VARCHAR(40))").errors == []
+            assert c.command("INSERT INTO t VALUES (1, 'setup')").errors == []
+        finally:
+            c.close()
+        yield s
+
+
+@pytest.fixture()
+def srv_no_row_locks(tmp_path: Path) -> Iterator[Server]:
+    with _server_without_row_locks(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture(params=[True, False], ids=["row_locks", "no_row_locks"])
+def srv_either(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    with (tf._server(tmp_path) if request.param else _server_without_row_locks(tmp_path)) as s:
+        yield s
+
+
 def test_garbage_left_is_collected_after_a_later_autocommitted_insert(
-        srv: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        srv_either: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A commit whose collection of garbage pieces failed leaves them for a later one: the
-    check that finds them must still run in an autocommitted INSERT's unit."""
+    check that finds them must still run in an autocommitted INSERT's unit (with row locks
+    and, since locks42 skips the check there too, without)."""
+    srv = srv_either
     c = RawClient(srv.host, srv.port)
     try:
         tf._dbopen(c, b"fx")
@@ -100,5 +130,32 @@ def test_garbage_left_is_collected_after_a_later_autocommitted_insert(
         shapes = _traced(srv, c, 3)
         assert any("_ifx_lo_garbage" in q for q in shapes), shapes
         assert pieces() == 0
+    finally:
+        c.close()
+
+
+
+def test_without_row_locks_an_autocommitted_insert_skips_the_smart_lob_check(
+        srv_no_row_locks: Server) -> None:
+    """The same skip on the path without row locks (``session_txn.run_write`` commits the
+    unit through ``_end_sql_txn``): locks40 made it for ``rl_write`` only, so every
+    autocommitted INSERT of a server started with ``--no-row-locks`` still ran the check
+    (branch locks42). The -710 check's schema version read before the unit, and the one
+    inside it, are that path's own."""
+    srv = srv_no_row_locks
+    c = RawClient(srv.host, srv.port)
+    try:
+        tf._dbopen(c, b"fx")
+        c.sock.sendall(tf._prepare("t"))
+        assert c.read_reply().errors == []
+        check = ("SELECT EXISTS (SELECT ? FROM _ifx_lo_unref), "
+                 "EXISTS (SELECT ? FROM _ifx_lo_garbage)")
+        # the first commit asks (nothing known of the database yet, or what the setup left)
+        _traced(srv, c, 8007)
+        for value in (8008, 8009, 8010):
+            # before: the smart-LOB check between the INSERT and the COMMIT, every time
+            assert _traced(srv, c, value) == [
+                "PRAGMA schema_version", "BEGIN IMMEDIATE", "PRAGMA schema_version",
+                'INSERT INTO main."t" ("id", "s") VALUES (?, ?)', "COMMIT"], check
     finally:
         c.close()

@@ -77,7 +77,8 @@ _LOCK_CODES = {"insert": sc.LOCK_INSERT, "update": sc.LOCK_UPDATE, "delete": sc.
 
 
 #: Statements whose ExecResult.rowcount is the rows they changed themselves (not MERGE's
-#: or an INSTEAD OF trigger's count): rl_write compares it with SQLite's total_changes.
+#: or an INSTEAD OF trigger's count): ``own_rows_only`` compares it with SQLite's
+#: total_changes.
 _OWN_ROWS = ("insert", "update", "delete")
 
 #: Numbers the transactions of this process that write undo entries. An owner key is unique
@@ -85,6 +86,17 @@ _OWN_ROWS = ("insert", "update", "delete")
 #: before this one serves the database. Why not uuid4: its os.urandom cost ~50 us per
 #: transaction here, a sixth of a one-session UPDATE+COMMIT's own cost.
 _OWNERS = itertools.count(1)
+
+
+def own_rows_only(kind: str, changes: int, result: object) -> bool:
+    """Whether a write unit about to commit changed no row but its statement's own:
+    ``changes`` is how far SQLite's ``total_changes`` moved in the unit (the smart-LOB
+    tables' counting triggers, trigger actions and cascades all count there), ``result``
+    the statement's ExecResult. Such a unit added nothing for the smart-LOB housekeeping
+    (``LoSession.before_commit``); both autocommitted write paths ask: ``rl_write`` under
+    row locks, ``session_txn.run_write`` without them (branch locks42; locks40 had the
+    first only)."""
+    return kind in _OWN_ROWS and changes == getattr(result, "rowcount", -1)
 
 
 def short_dml(plan: Plan) -> bool:
@@ -594,10 +606,8 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                             # _end_sql_txn does for a transaction without row locks.
                             # (the smart-LOB check is skipped when the unit changed only
                             # the statement's own rows: lo_session.before_commit)
-                            self.lo.before_commit(
-                                kind in _OWN_ROWS
-                                and conn.total_changes - changes
-                                == getattr(result, "rowcount", -1))
+                            self.lo.before_commit(own_rows_only(
+                                kind, conn.total_changes - changes, result))
                             conn.execute("COMMIT")
                             self._after_commit()  # parked reads (session_park.py)
                             self.lo.after_end(True)

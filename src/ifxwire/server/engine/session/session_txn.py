@@ -22,7 +22,7 @@ from ..features.lobs import lobstore
 from ..features.triggers import run_dml
 from ..schema import catalog as cat
 from .session_errors import TRANSACTION_LOST
-from .session_locks import short_dml
+from .session_locks import own_rows_only, short_dml
 
 if TYPE_CHECKING:
     from ..features.lobs.lo_session import LoSession
@@ -294,6 +294,9 @@ class Transactions:
         conn = self.conn if self.in_transaction and (self.row_locks or not own) else None
         if conn is not None:
             conn.execute("SAVEPOINT _ifx_stmt")
+        # a unit committed here: whether it changed only its statement's own rows
+        # (own_rows_only: the smart-LOB check before its COMMIT may be skipped)
+        changes = self._connection().total_changes if own and not self.in_transaction else -1
         try:
             if not self.row_locks:
                 result = action()
@@ -318,7 +321,8 @@ class Transactions:
             with contextlib.suppress(sqlite3.OperationalError):
                 conn.execute("RELEASE _ifx_stmt")
         if own and not self.in_transaction:
-            self._end_sql_txn("COMMIT")
+            self._end_sql_txn("COMMIT", changes >= 0 and own_rows_only(
+                kind, self._connection().total_changes - changes, result))
         return result
 
     def _undo_statement(self, conn: sqlite3.Connection, kind: str) -> None:
@@ -372,21 +376,23 @@ class Transactions:
         self._sqlite_begin(conn, kind, time.monotonic())
         self._sql_txn = True
 
-    def _end_sql_txn(self, verb: str) -> None:
+    def _end_sql_txn(self, verb: str, own_rows: bool = False) -> None:
+        """End the SQLite transaction; ``own_rows``: a unit that changed only its
+        statement's own rows is committed (``own_rows_only``, for the smart-LOB check)."""
         self._savepoints.clear()
         if not self._sql_txn:
             return
         self._sql_txn = False
         try:
-            self._end_sql_txn_locked(verb)
+            self._end_sql_txn_locked(verb, own_rows)
         finally:
             self._unlatch()
 
-    def _end_sql_txn_locked(self, verb: str) -> None:
+    def _end_sql_txn_locked(self, verb: str, own_rows: bool = False) -> None:
         committed = False
         try:
             if verb == "COMMIT":
-                self.lo.before_commit()  # the sbspace file first (sbspace.py)
+                self.lo.before_commit(own_rows)  # the sbspace file first (sbspace.py)
             else:
                 CAPTURE.before_rollback(self)  # CDC: a chunked transaction's rows, logged
             self._connection().execute(verb)
