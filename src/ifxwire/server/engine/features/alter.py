@@ -164,10 +164,11 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         null_keys.drop(conn, idxname)
     conn.execute("DELETE FROM sysindices WHERE tabid = ?", (info.tabid,))
     defs = []
+    loose = _disabled_not_null(constraints)
     for col in columns:
         c = col.info
         decl = f"{quote(c.name)} {c.type.sqlite_decl}"
-        if c.type.notnull:
+        if c.type.notnull and c.name not in loose:
             decl += f" CONSTRAINT {quote('n_' + c.name)} NOT NULL"
         if c.default_kind == "L" and c.default_value is not None:
             stored = _stored_default(dc, c)
@@ -227,6 +228,17 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
                              (-colno, info.tabid, old))
         conn.execute(f"UPDATE {table} SET colno = -colno WHERE tabid = ? AND colno < 0",
                      (info.tabid,))
+
+
+def _disabled_not_null(constraints: list[ConsDef]) -> set[str]:
+    """The columns whose NOT NULL constraint is disabled and that no enabled primary key
+    covers: SQLite lets them take NULL ("A disabled constraint is not enforced", Disabled
+    Mode, ids_sqs_1102). The catalogue keeps them NOT NULL (syscolumns), as Informix keeps a
+    disabled object's definition."""
+    keyed = {c for cons in constraints if cons.kind == "P" and cons.enabled
+             for c in cons.columns}
+    return {c for cons in constraints if cons.kind == "N" and not cons.enabled
+            for c in cons.columns} - keyed
 
 
 def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
