@@ -16,7 +16,9 @@ modes").
   their WHEN tests each filtering object, their body copies the row, writes the diagnostics
   and RAISE(IGNORE)s it, which skips that row and lets the statement go on. Without a
   started violations table the trigger raises -896; for a WITH ERROR object it raises -971
-  (the statement is undone, as every failing statement is here).
+  (the statement is undone, as every failing statement is here); past MAX ROWS diagnostics
+  rows in one statement -899 (ids_sqs_1216). What else a started violations table changes
+  (enabling over bad rows, -897, -898, DROP TABLE's cascade) is violations.py's.
 * SET INDEXES … DISABLED drops the SQLite index and keeps its definition (``_ifx_idx_off``);
   ENABLED creates it again (a unique one over duplicates: -371). A disabled index is neither
   used nor kept up to date, and a disabled unique index checks nothing.

@@ -55,9 +55,7 @@ class FunctionState:
         self.last_rowcount = 0
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
-        #: ifx_vio_base's memory: the statement (its clock object) and tabid -> tupleid
-        self.vio_clock: object = None
-        self.vio_bases: dict[int, int] = {}
+        self.vio_memo: tuple[object, dict[int, int]] = (None, {})  # (ifx_vio_base)
         self.serial_used: dict[str, int] = {}
         self.lo: Any = None  # the session's LoSession (smart large objects, lo_functions.py)
         # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
@@ -310,14 +308,12 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         return slot.state.role_of(which)
 
     def ifx_vio_base(tabid: int, top: int) -> object:
-        """The violations table's largest informix_tupleid when the running statement first
-        filtered a row of table ``tabid`` (``top`` then): a filter trigger counts the
-        diagnostics rows above it against MAX ROWS (features/object_modes.py). A statement
-        is told by its clock object, which ``new_statement`` makes anew each time."""
+        """``top`` as the running statement (told by its clock object) first gave it for
+        table ``tabid``: MAX ROWS's base (features/object_modes.py)."""
         state = slot.state
-        if state.vio_clock is not state._stmt_clock:
-            state.vio_clock, state.vio_bases = state._stmt_clock, {}
-        return state.vio_bases.setdefault(tabid, top)
+        if state.vio_memo[0] is not state._stmt_clock:
+            state.vio_memo = (state._stmt_clock, {})
+        return state.vio_memo[1].setdefault(tabid, top)
 
     def ifx_dbinfo(option: str, *args: str) -> object:
         state = slot.state
