@@ -62,6 +62,27 @@ def test_disabled_not_null_constraint_is_not_enforced(cur: ifxwire.Cursor) -> No
     assert rows(cur, "SELECT ssn FROM cust30 WHERE lname IS NULL") == [(-3,)]
 
 
+def test_disabled_unique_constraint_is_not_enforced(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1102 again: a disabled unique constraint takes duplicates ("any data
+    manipulation statement that violates the restriction of the constraint or unique index
+    succeeds"); enabling it over them fails (-371, as building its unique index does:
+    inferred) and, with a violations table, copies both rows and fails -971 (ids_sqs_0319)."""
+    cur.execute("ALTER TABLE cust30 ADD CONSTRAINT UNIQUE (fname) CONSTRAINT u30_fname")
+    cur.execute("SET CONSTRAINTS u30_fname DISABLED")
+    cur.execute("INSERT INTO cust30 VALUES (101, 'Ann', 'Ray', 'Denver')")
+    assert rows(cur, "SELECT COUNT(*) FROM cust30 WHERE fname = 'Ann'") == [(2,)]
+    assert sqlcode(cur, "SET CONSTRAINTS u30_fname ENABLED", fetch=False) == -371
+    assert _state(cur, "u30_fname") == "D"
+    cur.execute("START VIOLATIONS TABLE FOR cust30")
+    assert sqlcode(cur, "SET CONSTRAINTS u30_fname ENABLED", fetch=False) == -971
+    assert rows(cur, "SELECT ssn, informix_optype FROM cust30_vio ORDER BY 1") == [
+        (100, "S"), (101, "S")]
+    cur.execute("DELETE FROM cust30 WHERE ssn = 101")
+    cur.execute("SET CONSTRAINTS u30_fname ENABLED")
+    assert sqlcode(cur, "INSERT INTO cust30 VALUES (102, 'Ann', 'Ito', 'Reno')",
+                   fetch=False) == -268
+
+
 def test_enabling_over_bad_rows_without_violations_table(cur: ifxwire.Cursor) -> None:
     """ids_sqs_1212: without a started violations table the rows that break a constraint
     being enabled are not filtered out; the statement fails as an enabled constraint fails

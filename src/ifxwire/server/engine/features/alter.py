@@ -187,9 +187,13 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         conn.execute(f"CREATE TABLE {quote(info.name)} ({', '.join(defs)})")
         # Indexes first: a foreign key's parent key (also the table's own, when it refers to
         # itself) must be indexed before rows are checked against it.
+        off = _disabled_keys(dc, constraints)
         for idxname, unique, cols in kept:
-            _create_index(dc, new_info, idxname, cols, unique, False)
-            if unique:
+            _create_index(dc, new_info, idxname, cols, unique and idxname not in off, False)
+            if unique and idxname in off:  # the catalogue keeps it unique
+                conn.execute("UPDATE sysindices SET idxtype = 'U' WHERE idxname = ?",
+                             (idxname,))
+            elif unique:
                 new_info.unique_indexes[idxname] = [c for c, _ in cols]
         names = ", ".join(quote(c.info.name) for c in columns)
         sources = ", ".join(c.source for c in columns)
@@ -241,6 +245,16 @@ def _disabled_not_null(constraints: list[ConsDef]) -> set[str]:
             for c in cons.columns} - keyed
 
 
+def _disabled_keys(dc: DdlContext, constraints: list[ConsDef]) -> set[str]:
+    """The indexes of disabled unique and primary-key constraints, made as plain SQLite
+    indexes so that they check nothing (ids_sqs_1102). Not one a foreign key refers to:
+    SQLite wants a unique index under a foreign key's parent key (a known difference)."""
+    return {c.index for c in constraints if c.kind in ("P", "U") and not c.enabled
+            and c.index and dc.conn.execute(
+                'SELECT 1 FROM sysreferences WHERE "primary" = ?', (c.constrid,)
+            ).fetchone() is None}
+
+
 def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
     """Renaming a table aside made SQLite rewrite the REFERENCES clauses of the tables that
     point at it (it does so whenever foreign keys are on, which cannot change inside a
@@ -278,6 +292,9 @@ def _copy_error(text: str, constraints: list[ConsDef], table: str) -> EngineErro
         return EngineError(sc.NULL_INTO_NOT_NULL, near=column)
     if "CHECK" in text:
         return EngineError(sc.CHECK_FAILED, near=text.rsplit(":", 1)[-1].strip())
+    if "UNIQUE" in text:  # a unique or primary key enabled again over duplicates (inferred:
+        # building its unique index fails so, as CREATE UNIQUE INDEX does)
+        return EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE)
     return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
 
 
