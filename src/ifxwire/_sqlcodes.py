@@ -342,6 +342,8 @@ _SQL_TABLE = """
 -895    P  -      START VIOLATIONS TABLE could not create the violations or diagnostics table.
 -896    P  -      No violations table is started for the target table.
 -897    P  -      A violations or diagnostics table cannot be altered or dropped while in use.
+-898    P  -      The columns of a table with a started violations table cannot be altered.
+-899    I  -      One statement wrote more diagnostics rows than the violations table's MAX ROWS.
 -901    O  28000  The user is not in the network authorization file.
 -902    O  28000  The user is not authorized, or the authorization file has too many entries.
 # --- connection, login, user-defined routines, -900 .. -999 ---------------------------------
@@ -358,7 +360,7 @@ _SQL_TABLE = """
 -952    O  28000  The password given for user '%s' is not correct.
 -956    O  28000  Client host or user '%s' is not trusted by the database server.
 -958    P  42S01  This session already has a temporary table '%s'.
--971    I  23000  Integrity violations were detected (FILTERING WITH ERROR).
+-971    I  23000  Integrity violations were detected (FILTERING WITH ERROR; enabling over bad rows).
 -999    N  -      The database server does not implement this feature.
 # --- conversion library: numbers, dates, DATETIME / INTERVAL, -1200 .. -1299 ---------------
 -1201   D  22003  A DECIMAL value is too small, or SUM/AVG was given a bare DATE difference.

@@ -228,15 +228,16 @@ def test_merge_and_check_and_foreign_key_filtering(cur: ifxwire.Cursor) -> None:
 
 
 def test_filtering_and_disabled_modes_outlive_alter_table(cur: ifxwire.Cursor) -> None:
-    """ALTER TABLE rebuilds the table: the filtering mode (with its new column copied to
-    nothing: the violations table keeps its columns) and a disabled index stay."""
+    """ALTER TABLE rebuilds the table: the filtering mode and a disabled index stay. (Its
+    columns may not change while the violations table is started, -898 since the thirtieth
+    round (ids_sqs_1232); a new constraint rebuilds it too.)"""
     cur.execute("START VIOLATIONS TABLE FOR cust_subset")
     cur.execute("SET CONSTRAINTS n104_7 FILTERING")
     cur.execute("SET INDEXES unq_ssn DISABLED")
-    cur.execute("ALTER TABLE cust_subset ADD (zip CHAR(5))")
-    assert _states(cur) == {"n104_7": "F", "unq_ssn": "D"}
-    cur.execute("INSERT INTO cust_subset VALUES (1, 'A', NULL, 'B', '1')")
-    cur.execute("INSERT INTO cust_subset VALUES (973824499, 'A', 'C', 'B', '1')")
+    cur.execute("ALTER TABLE cust_subset ADD CONSTRAINT CHECK (ssn > 0) CONSTRAINT c_ssn")
+    assert _states(cur) == {"n104_7": "F", "unq_ssn": "D", "c_ssn": "E"}
+    cur.execute("INSERT INTO cust_subset VALUES (1, 'A', NULL, 'B')")
+    cur.execute("INSERT INTO cust_subset VALUES (973824499, 'A', 'C', 'B')")
     assert rows(cur, "SELECT COUNT(*) FROM cust_subset") == [(2,)]
     assert rows(cur, "SELECT ssn FROM cust_subset_vio") == [(1,)]
 
@@ -303,10 +304,10 @@ def test_a_temp_tables_objects_are_enabled_only(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE INDEX tt_ix ON tt (a) ENABLED")
 
 
-def test_executemany_and_a_dropped_violations_table(cur: ifxwire.Cursor) -> None:
-    """A batch (executemany) is filtered row by row like INSERT … SELECT; dropping the
-    violations table ends the association (sysviolations row gone: a later bad row is -896,
-    not an error about a missing table)."""
+def test_executemany_and_a_stopped_violations_table(cur: ifxwire.Cursor) -> None:
+    """A batch (executemany) is filtered row by row like INSERT … SELECT; the violations
+    table cannot be dropped while started (-897, thirtieth round: ids_sqs_0741); after STOP
+    it can, and a later bad row is -896."""
     cur.execute("START VIOLATIONS TABLE FOR cust_subset")
     cur.execute("SET INDEXES unq_ssn FILTERING")
     cur.executemany("INSERT INTO cust_subset VALUES (?, 'B', 'C', 'D')",
@@ -315,6 +316,8 @@ def test_executemany_and_a_dropped_violations_table(cur: ifxwire.Cursor) -> None
         (1,), (2,), (973824499,)]
     assert rows(cur, "SELECT ssn FROM cust_subset_vio ORDER BY informix_tupleid") == [
         (973824499,), (1,)]
+    assert sqlcode(cur, "DROP TABLE cust_subset_vio", fetch=False) == -897
+    cur.execute("STOP VIOLATIONS TABLE FOR cust_subset")
     cur.execute("DROP TABLE cust_subset_vio")
     assert rows(cur, "SELECT COUNT(*) FROM sysviolations") == [(0,)]
     assert sqlcode(cur, "INSERT INTO cust_subset VALUES (2, 'B', 'C', 'D')",

@@ -40,6 +40,15 @@ class EngineError(Exception):
         )
 
 
+class KeptWorkError(EngineError):
+    """An error the statement ends with while its work stays, not undone as a failing
+    statement's is: the session finishes the statement as a success and then sends the
+    error. SET CONSTRAINTS / SET INDEXES … ENABLED over rows that break the object copies
+    them to the violations table and fails with -971 (ids_sqs_0319: the rows "are
+    duplicated in the violations table; however, you receive an integrity-violation error
+    message, and the constraint remains disabled")."""
+
+
 def not_implemented(what: str) -> EngineError:
     """-999 naming the missing feature, so the client learns what we lack rather than a guess."""
     return EngineError(sqlcodes.NOT_IMPLEMENTED, near=what, message=f"Not implemented yet: {what}")

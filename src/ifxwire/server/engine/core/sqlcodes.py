@@ -310,7 +310,12 @@ VIOLATIONS_CREATE = -895  # [gbase] START on a table that has one, a name in use
 #   catalogue table, or one that is itself a violations table (ids_adr_0804 lists the causes)
 VIOLATIONS_NOT_STARTED = -896  # [gbase] a filtering object met a bad row and no violations
 #   table is started; STOP on a table without one (ids_adr_0832)
-VIOLATIONS_ALTER = -897  # [gbase] "Cannot modify/drop a violations/diagnostics table."
+VIOLATIONS_ALTER = -897  # [gbase] "Cannot modify/drop a violations/diagnostics table." (DROP
+#   or ALTER TABLE of a started violations or diagnostics table: ids_adr_0826, ids_sqs_0741)
+VIOLATIONS_TARGET_ALTER = -898  # [gbase] ALTER TABLE adding, dropping or modifying a column of
+#   a table with a started violations table (ids_adr_0760, ids_sqs_1232)
+TOO_MANY_VIOLATIONS = -899  # [gbase] one statement writes more diagnostics rows than START
+#   VIOLATIONS TABLE's MAX ROWS (ids_adr_0821, ids_sqs_1216)
 INTEGRITY_VIOLATIONS = -971  # [gbase] a FILTERING WITH ERROR object filtered a row
 FRAGMENT_REMAINDER_LAST = -871  # [jcat]
 FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
@@ -716,6 +721,9 @@ MESSAGES: dict[int, str] = {
     VIOLATIONS_CREATE: "Cannot create violations/diagnostics table.",
     VIOLATIONS_NOT_STARTED: "Violations table is not started for the target table.",
     VIOLATIONS_ALTER: "Cannot modify/drop a violations/diagnostics table.",
+    VIOLATIONS_TARGET_ALTER: "Cannot alter a table which has associated violations/diagnostics "
+                             "tables.",
+    TOO_MANY_VIOLATIONS: "Too many violations.",
     INTEGRITY_VIOLATIONS: "Integrity violations detected.",
     FRAGMENT_REMAINDER_LAST: "Remainder fragment must be specified last.",
     FRAGMENT_OVERLAP: "Cannot specify overlapping fragment expressions for interval or list "

@@ -164,10 +164,11 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         null_keys.drop(conn, idxname)
     conn.execute("DELETE FROM sysindices WHERE tabid = ?", (info.tabid,))
     defs = []
+    loose = _disabled_not_null(constraints)
     for col in columns:
         c = col.info
         decl = f"{quote(c.name)} {c.type.sqlite_decl}"
-        if c.type.notnull:
+        if c.type.notnull and c.name not in loose:
             decl += f" CONSTRAINT {quote('n_' + c.name)} NOT NULL"
         if c.default_kind == "L" and c.default_value is not None:
             stored = _stored_default(dc, c)
@@ -186,9 +187,13 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         conn.execute(f"CREATE TABLE {quote(info.name)} ({', '.join(defs)})")
         # Indexes first: a foreign key's parent key (also the table's own, when it refers to
         # itself) must be indexed before rows are checked against it.
+        off = _disabled_keys(dc, constraints)
         for idxname, unique, cols in kept:
-            _create_index(dc, new_info, idxname, cols, unique, False)
-            if unique:
+            _create_index(dc, new_info, idxname, cols, unique and idxname not in off, False)
+            if unique and idxname in off:  # the catalogue keeps it unique
+                conn.execute("UPDATE sysindices SET idxtype = 'U' WHERE idxname = ?",
+                             (idxname,))
+            elif unique:
                 new_info.unique_indexes[idxname] = [c for c, _ in cols]
         names = ", ".join(quote(c.info.name) for c in columns)
         sources = ", ".join(c.source for c in columns)
@@ -229,6 +234,27 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
                      (info.tabid,))
 
 
+def _disabled_not_null(constraints: list[ConsDef]) -> set[str]:
+    """The columns whose NOT NULL constraint is disabled and that no enabled primary key
+    covers: SQLite lets them take NULL ("A disabled constraint is not enforced", Disabled
+    Mode, ids_sqs_1102). The catalogue keeps them NOT NULL (syscolumns), as Informix keeps a
+    disabled object's definition."""
+    keyed = {c for cons in constraints if cons.kind == "P" and cons.enabled
+             for c in cons.columns}
+    return {c for cons in constraints if cons.kind == "N" and not cons.enabled
+            for c in cons.columns} - keyed
+
+
+def _disabled_keys(dc: DdlContext, constraints: list[ConsDef]) -> set[str]:
+    """The indexes of disabled unique and primary-key constraints, made as plain SQLite
+    indexes so that they check nothing (ids_sqs_1102). Not one a foreign key refers to:
+    SQLite wants a unique index under a foreign key's parent key (a known difference)."""
+    return {c.index for c in constraints if c.kind in ("P", "U") and not c.enabled
+            and c.index and dc.conn.execute(
+                'SELECT 1 FROM sysreferences WHERE "primary" = ?', (c.constrid,)
+            ).fetchone() is None}
+
+
 def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
     """Renaming a table aside made SQLite rewrite the REFERENCES clauses of the tables that
     point at it (it does so whenever foreign keys are on, which cannot change inside a
@@ -266,6 +292,9 @@ def _copy_error(text: str, constraints: list[ConsDef], table: str) -> EngineErro
         return EngineError(sc.NULL_INTO_NOT_NULL, near=column)
     if "CHECK" in text:
         return EngineError(sc.CHECK_FAILED, near=text.rsplit(":", 1)[-1].strip())
+    if "UNIQUE" in text:  # a unique or primary key enabled again over duplicates (inferred:
+        # building its unique index fails so, as CREATE UNIQUE INDEX does)
+        return EngineError(sc.UNIQUE_INDEX_DUPS, sc.ISAM_DUPLICATE)
     return EngineError(sc.NOT_IMPLEMENTED, message=f"Not implemented yet: {text}")
 
 

@@ -16,7 +16,9 @@ modes").
   their WHEN tests each filtering object, their body copies the row, writes the diagnostics
   and RAISE(IGNORE)s it, which skips that row and lets the statement go on. Without a
   started violations table the trigger raises -896; for a WITH ERROR object it raises -971
-  (the statement is undone, as every failing statement is here).
+  (the statement is undone, as every failing statement is here); past MAX ROWS diagnostics
+  rows in one statement -899 (ids_sqs_1216). What else a started violations table changes
+  (enabling over bad rows, -897, -898, DROP TABLE's cascade) is violations.py's.
 * SET INDEXES … DISABLED drops the SQLite index and keeps its definition (``_ifx_idx_off``);
   ENABLED creates it again (a unique one over duplicates: -371). A disabled index is neither
   used nor kept up to date, and a disabled unique index checks nothing.
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
 #: RAISE(ABORT) texts of the filter triggers, turned into their codes by session_errors.
 NO_VIOLATIONS_GUARD = "_ifx_no_violations_table"
 WITH_ERROR_GUARD = "_ifx_integrity_violations"
+TOO_MANY_GUARD = "_ifx_too_many_violations"
 
 _EXTRA = ("informix_tupleid", "informix_optype", "informix_recowner")
 _SERIAL_BASE = {TypeCode.SERIAL: it.INTEGER, TypeCode.SERIAL8: it.INT8,
@@ -114,7 +117,7 @@ def set_constraint_modes(dc: DdlContext, spec: ConstraintModeSpec) -> None:
     if spec.mode != "FILTERING":
         set_constraints(dc, spec)
         return
-    rows = _chosen_constraints(dc, spec)
+    rows = chosen_constraints(dc, spec)
     disabled = [r for r in rows if r[3] == "D"]
     if disabled:
         set_constraints(dc, ConstraintModeSpec([str(r[0]) for r in disabled], "ENABLED"))
@@ -123,7 +126,7 @@ def set_constraint_modes(dc: DdlContext, spec: ConstraintModeSpec) -> None:
         _set_state(dc.conn, "C", str(owner), str(name), int(tabid), state)
 
 
-def _chosen_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> list[tuple[Any, ...]]:
+def chosen_constraints(dc: DdlContext, spec: ConstraintModeSpec) -> list[tuple[Any, ...]]:
     rows = dc.conn.execute(
         "SELECT c.constrname, c.tabid, c.owner, o.state FROM sysconstraints c LEFT JOIN "
         "sysobjstate o ON o.objtype = 'C' AND o.name = c.constrname AND o.tabid = c.tabid"
@@ -336,15 +339,18 @@ def drop_filters(conn: sqlite3.Connection) -> None:
         conn.execute(f"DROP TRIGGER {quote(name)}")
 
 
-def _objects(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]
-             ) -> list[tuple[str, str, str, str, str]]:
-    """The table's filtering objects: (objtype C/I, owner, name, state, SQLite condition over
-    NEW that is true when the row breaks the object; ``{self}`` stands for the test that
-    leaves the updated row itself out)."""
+def objects(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo],
+            states: dict[tuple[str, str], str] | None = None
+            ) -> list[tuple[str, str, str, str, str]]:
+    """The table's filtering objects, or those ``states`` names ((objtype, name) -> state):
+    (objtype C/I, owner, name, state, SQLite condition over NEW that is true when the row
+    breaks the object; ``{self}`` stands for the test that leaves the updated row itself
+    out)."""
     conn = dc.conn
-    states = {(str(t), str(n)): str(s) for t, n, s in conn.execute(
-        "SELECT objtype, name, state FROM sysobjstate WHERE tabid = ? AND state IN ('F', 'G')",
-        (info.tabid,))}
+    if states is None:
+        states = {(str(t), str(n)): str(s) for t, n, s in conn.execute(
+            "SELECT objtype, name, state FROM sysobjstate WHERE tabid = ? AND state IN "
+            "('F', 'G')", (info.tabid,))}
     out: list[tuple[str, str, str, str, str]] = []
     table = quote(info.name)
     for cons in read_constraints(conn, info, tables):
@@ -393,17 +399,18 @@ def _duplicate(table: str, cols: list[str]) -> str:
 
 
 def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> None:
-    objects = _objects(dc, info, tables)
-    if not objects:
+    found = objects(dc, info, tables)
+    if not found:
         return
     conn = dc.conn
-    row = conn.execute("SELECT v.tabname, d.tabname FROM sysviolations s JOIN systables v ON "
+    row = conn.execute("SELECT v.tabname, d.tabname, s.maxrows FROM sysviolations s JOIN "
+                       "systables v ON "
                        "v.tabid = s.viotid JOIN systables d ON d.tabid = s.diatid WHERE "
                        "s.targettid = ?", (info.tabid,)).fetchone()
     for event in ("INSERT", "UPDATE"):
         self_test = "" if event == "INSERT" else " AND rowid IS NOT OLD.rowid"
         conds = [(kind, owner, name, state, cond.replace("{self}", self_test))
-                 for kind, owner, name, state, cond in objects]
+                 for kind, owner, name, state, cond in found]
         when = " OR ".join(c[4] for c in conds)
         trigger = quote(f"_ifx_filter_{event[0].lower()}{info.tabid}")
         head = f"CREATE TRIGGER {trigger} BEFORE {event} ON {quote(info.name)} WHEN {when} BEGIN "
@@ -417,6 +424,9 @@ def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> N
         nxt = f"(SELECT COALESCE(MAX(informix_tupleid), 0) + 1 FROM {vio})"
         cur = f"(SELECT MAX(informix_tupleid) FROM {vio})"
         body = []
+        if row[2] is not None:  # MAX ROWS: the statement's first filtered row marks its base
+            body.append(f"SELECT ifx_vio_base({info.tabid}, (SELECT COALESCE(MAX("
+                        f"informix_tupleid), 0) FROM {vio}));")
         if event == "UPDATE":
             old = ", ".join(f"OLD.{c}" for c in cols)
             body.append(f"INSERT INTO {vio} ({names}) VALUES ({old}, {nxt}, 'O', ifx_user());")
@@ -428,6 +438,10 @@ def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> N
         for kind, owner, name, _state, cond in conds:
             body.append(f"INSERT INTO {dia} SELECT {cur}, '{kind}', {_lit(owner)}, "
                         f"{_lit(name)} WHERE {cond};")
+        if row[2] is not None:  # more diagnostics rows than MAX ROWS: -899 (ids_sqs_1216)
+            body.append(f"SELECT RAISE(ABORT, '{TOO_MANY_GUARD}') WHERE (SELECT COUNT(*) "
+                        f"FROM {dia} WHERE informix_tupleid > ifx_vio_base({info.tabid}, 0))"
+                        f" > {int(row[2])};")
         errors = [c[4] for c in conds if c[3] == "G"]
         if errors:
             body.append(f"SELECT RAISE(ABORT, '{WITH_ERROR_GUARD}') WHERE "

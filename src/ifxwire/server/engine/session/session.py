@@ -39,7 +39,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.convert import Conv, row_binder
-from ..core.errors import EngineError
+from ..core.errors import EngineError, KeptWorkError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
 from ..core.money import parse_dbmoney
@@ -117,6 +117,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self._sql_txn = False
         self._savepoints: list[str] = []
         self._ddl_dirty = False
+        self._kept_error: KeptWorkError | None = None  # (session_statements._kept)
         self._logged = False
         self._ansi = False
         self._buffered = False

@@ -18,7 +18,7 @@ from ..features.fragments import GUARD_MESSAGE as FRAGMENT_GUARD
 from ..features.inherit import error_of as inherit_error
 from ..features.inherit import null_key_code
 from ..features.null_keys import base_index
-from ..features.object_modes import NO_VIOLATIONS_GUARD, WITH_ERROR_GUARD
+from ..features.object_modes import NO_VIOLATIONS_GUARD, TOO_MANY_GUARD, WITH_ERROR_GUARD
 from ..schema import catalog as cat
 
 if TYPE_CHECKING:
@@ -105,6 +105,8 @@ class ErrorMapping:
                 return EngineError(sc.VIOLATIONS_NOT_STARTED, near=info.name if info else "")
             if text == WITH_ERROR_GUARD:
                 return EngineError(sc.INTEGRITY_VIOLATIONS)
+            if text == TOO_MANY_GUARD:  # more diagnostics rows than MAX ROWS
+                return EngineError(sc.TOO_MANY_VIOLATIONS)
             m = _CHECK.search(text)
             if m:
                 return EngineError(sc.CHECK_FAILED, near=m.group(1))

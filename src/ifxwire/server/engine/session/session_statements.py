@@ -11,7 +11,7 @@ import sqlite3
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..core import sqlcodes as sc
-from ..core.errors import EngineError, not_implemented
+from ..core.errors import EngineError, KeptWorkError, not_implemented
 from ..core.hooks import CAPTURE
 from ..core.ifxtypes import IfxType
 from ..features import (
@@ -27,6 +27,7 @@ from ..features import (
     objects,
     objstate,
     triggers,
+    violations,
 )
 from ..features.spl import calls as spl_calls
 from ..features.spl import catalog as spl_catalog
@@ -78,6 +79,7 @@ class StatementRunner:
         _sql_txn: bool
         _db_level: str
         _ddl_dirty: bool
+        _kept_error: KeptWorkError | None
         _local_plans: dict[tuple[object, ...], Plan]
         _schema: cat.Schema | None
 
@@ -221,6 +223,7 @@ class StatementRunner:
             return self._private_ddl_run(kind, spec)
         if kind == "create_temp_table":
             self.temp_snapshot()  # one run escalated (smart LOBs): a ROLLBACK drops it again
+        self._kept_error = None
         if self.row_locks:
             table = _ddl_table(kind, spec)
             self.rl_check_ddl(table)
@@ -228,9 +231,19 @@ class StatementRunner:
                     and not _other_database(spec)
                     and not (kind in _ROWS_BELOW and self._supertable(table))):
                 # its own short write with undo entries (session_lock_ddl.py)
-                return self.rl_ddl(table, lambda: self._ddl(kind, spec),
+                done = self.rl_ddl(table, lambda: self._ddl(kind, spec),
                                    kind not in ("create_index", "create_trigger"))
-        return self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec))
+                return self._kept(done)
+        return self._kept(self._write(Plan("ddl", 0), lambda: self._ddl(kind, spec)))
+
+    def _kept(self, done: ExecResult) -> ExecResult:
+        """A DDL statement that ended as a success but owes its client an error: SET
+        CONSTRAINTS … ENABLED's -971 after copying rows to the violations table
+        (core.errors.KeptWorkError; features/violations.py)."""
+        kept, self._kept_error = self._kept_error, None
+        if kept is not None:
+            raise kept
+        return done
 
     def _update_statistics(self, spec: StatisticsSpec) -> ExecResult:
         """UPDATE STATISTICS: the row counts into systables and sysindices, for the table
@@ -378,11 +391,11 @@ class StatementRunner:
             "create_synonym": objects.create_synonym, "drop_synonym": objects.drop_synonym,
             "truncate": self._truncate,
             "rename_index": alter.rename_index, "alter_index": ddl.alter_index,
-            "set_constraints": object_modes.set_constraint_modes,
+            "set_constraints": violations.set_constraint_modes,
             "start_violations": object_modes.start_violations,
             "stop_violations": object_modes.stop_violations,
             "alter_fragment": fragments.alter_fragment,
-            "set_triggers": triggers.set_triggers, "set_indexes": object_modes.set_indexes,
+            "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
@@ -390,8 +403,13 @@ class StatementRunner:
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
         try:
+            violations.before_ddl(dc, kind, spec)  # -897, -898, a target's DROP cascade
             mark = object_modes.creation_mark(dc, spec)  # CREATE … DISABLED, FILTERING
-            done = handler(dc, spec)  # type: ignore[operator]
+            try:
+                done = handler(dc, spec)  # type: ignore[operator]
+            except KeptWorkError as e:
+                # the statement's work stays and it fails after it ends (_ddl_statement)
+                self._kept_error, done = e, None
             if mark is not None:
                 object_modes.creation_modes(dc, spec, mark)
             if not private:

@@ -55,6 +55,7 @@ class FunctionState:
         self.last_rowcount = 0
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
+        self.vio_memo: tuple[object, dict[int, int]] = (None, {})  # (ifx_vio_base)
         self.serial_used: dict[str, int] = {}
         self.lo: Any = None  # the session's LoSession (smart large objects, lo_functions.py)
         # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
@@ -305,6 +306,14 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
 
     def ifx_role(which: str) -> object:
         return slot.state.role_of(which)
+
+    def ifx_vio_base(tabid: int, top: int) -> object:
+        """``top`` as the running statement (told by its clock object) first gave it for
+        table ``tabid``: MAX ROWS's base (features/object_modes.py)."""
+        state = slot.state
+        if state.vio_memo[0] is not state._stmt_clock:
+            state.vio_memo = (state._stmt_clock, {})
+        return state.vio_memo[1].setdefault(tabid, top)
 
     def ifx_dbinfo(option: str, *args: str) -> object:
         state = slot.state
@@ -594,6 +603,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_current": (1, ifx_current, False),
         "ifx_user": (0, ifx_user, False),
         "ifx_role": (1, ifx_role, False),
+        "ifx_vio_base": (2, ifx_vio_base, False),
         "ifx_utc_to_datetime": (1, ifx_utc_to_datetime, True),
         "ifx_substr": (-1, ifx_substr, True),
         "ifx_substring": (-1, ifx_substring, True),
