@@ -552,6 +552,7 @@ class Compiler(DmlCompiler):
         tx.database = getattr(self.lookup, "database", None)
         tx.sequence_tag = self.sequence_tag
         tx.named_type = self.cast_type
+        tx.find_cast = getattr(self.lookup, "cast", None)  # syscasts (udt_casts.py)
         tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
@@ -569,9 +570,10 @@ class Compiler(DmlCompiler):
             name = inner.meta.get("ifx_name") or proj.alias_or_name
             if isinstance(proj, exp.Alias) and "ifx_name" not in inner.meta:
                 name = proj.alias
+            raw = inner.copy() if expected is not None and tx.find_cast is not None else inner
             new = tx.tx(inner)
             if expected is not None and i < len(expected):
-                new = tx.convert(new, expected[i])
+                new = tx.convert(self.assigned(tx, raw, new, i, expected[i]), expected[i])
             t = ty(new)
             if t.code == -1:
                 new = tx.convert(new, it.varchar(255))
