@@ -55,6 +55,7 @@ from .ifxnodes import (
     IfxSequenceRef,
     IfxSlvRef,
     IfxToday,
+    IfxTyped,
     IfxUser,
 )
 from .rowids import IfxRowid
@@ -586,10 +587,9 @@ class ExprTranslator:
         name = target.cx.type_name if target.cx is not None else target.sql()
         if target.cx is not None:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
-        raw = node.this.copy() if self.find_cast is not None else node.this
         inner = self.tx(node.this)
         inner = udt_casts.explicit(self.find_cast, inner, target, lambda f: self.cast_call(
-            f, raw), name) or inner
+            f, inner), name) or inner
         refusals.cast_to_byte(ty(inner), target)
         if ty(inner).code in (T.INTERVAL, T.DATETIME) and target.is_numeric:
             # Guide to SQL: Reference, "Using Built-in Casts" (ids_sqr_167): the built-in
@@ -611,11 +611,12 @@ class ExprTranslator:
         return out
 
     def cast_call(self, function: str, arg: exp.Expr) -> exp.Expr:
-        """A cast WITH ``function`` applied (ids_sqs_0367); -9637 when it is gone."""
-        out = self.routine(function, [arg])
+        """A cast WITH ``function`` applied to ``arg``, translated (ids_sqs_0367); -9637
+        when the function is gone. An inline function comes back as its expression."""
+        out = self.routine(function, [IfxTyped(this=arg)])
         if out is None:
             raise EngineError(sc.CAST_FUNCTION_MISSING, near=function)
-        return out
+        return out if "t" in out.meta else self.tx(out)
 
     def subquery(self, node: exp.Expr) -> exp.Expr:
         """A scalar subquery: Informix raises -284 when it yields more than one row, where
@@ -774,6 +775,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,
+    IfxTyped: lambda tx, node: node.this,  # translated already (cast_call)
 }
 
 

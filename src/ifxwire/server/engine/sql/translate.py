@@ -570,10 +570,9 @@ class Compiler(DmlCompiler):
             name = inner.meta.get("ifx_name") or proj.alias_or_name
             if isinstance(proj, exp.Alias) and "ifx_name" not in inner.meta:
                 name = proj.alias
-            raw = inner.copy() if expected is not None and tx.find_cast is not None else inner
             new = tx.tx(inner)
             if expected is not None and i < len(expected):
-                new = tx.convert(self.assigned(tx, raw, new, i, expected[i]), expected[i])
+                new = tx.convert(self.assigned(tx, new, i, expected[i]), expected[i])
             t = ty(new)
             if t.code == -1:
                 new = tx.convert(new, it.varchar(255))

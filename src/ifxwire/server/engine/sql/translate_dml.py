@@ -164,14 +164,14 @@ class DmlCompiler:
                     + body.format(", ".join(exprs[n] for n in order)))
         return plan
 
-    def assigned(self, tx: ExprTranslator, raw: exp.Expr, value: exp.Expr, i: int,
-                 target: IfxType) -> exp.Expr:
-        """The ``i``-th value of an INSERT or UPDATE (``raw``: as written) assigned to a column
-        of type ``target``: what syscasts asks of a DISTINCT type (udt_casts.assignment)."""
+    def assigned(self, tx: ExprTranslator, value: exp.Expr, i: int, target: IfxType
+                 ) -> exp.Expr:
+        """The ``i``-th value of an INSERT or UPDATE, translated, assigned to a column of
+        type ``target``: what syscasts asks of a DISTINCT type (udt_casts.assignment)."""
         names = self.assigned_names
         name = names[i] if names is not None and i < len(names) else ""
         via = udt_casts.assignment(tx.find_cast, value, target, name,
-                                   lambda f: tx.cast_call(f, raw))
+                                   lambda f: tx.cast_call(f, value))
         return value if via is None else via
 
     def _ident(self, node: exp.Expr) -> str:
