@@ -127,8 +127,12 @@ def test_implicit_casts_replace_the_default_ones(cur: ifxwire.Cursor) -> None:
     """ids_ddi_339 and ids_sqr_176: drop the two explicit casts, create implicit ones, and
     the types compare and assign without a cast; a DROP CAST is seen by the next statement
     (ids_sqs_0711)."""
+    assert rows(cur, "SELECT bal::DECIMAL(10,2) FROM acct") == [
+        (Decimal("12.50"),), (Decimal("7.25"),)]
     cur.execute("DROP CAST (dollars AS DECIMAL(10,2))")
     cur.execute("DROP CAST (DECIMAL(10,2) AS dollars)")
+    # the same text again: the driver's cached statement gets -710 (its casts changed) and
+    # is prepared again, so it meets the cast gone
     assert sqlcode(cur, "SELECT bal::DECIMAL(10,2) FROM acct") == -9634
     assert sqlcode(cur, "SELECT plain::dollars FROM acct") == -9634
     cur.execute("CREATE IMPLICIT CAST (dollars AS DECIMAL(10,2))")
@@ -170,6 +174,8 @@ def test_a_cast_with_a_function_calls_it(cur: ifxwire.Cursor) -> None:
     cur.execute("UPDATE acct SET bal = (SELECT p FROM purse WHERE purse.id = acct.id)")
     assert rows(cur, "SELECT id, bal FROM acct ORDER BY id") == [
         (1, Decimal("20.50")), (2, Decimal("7.25"))]
+    # an implicit cast through a function inside an operator is not run here (-999)
+    assert sqlcode(cur, "SELECT acct.id FROM acct, purse WHERE bal = p") == -999
     # the explicit cast is not implicit: an assignment still needs it written
     assert sqlcode(cur, "INSERT INTO purse VALUES (3, (SELECT bal FROM acct WHERE id = 1))",
                    fetch=False) == -9632

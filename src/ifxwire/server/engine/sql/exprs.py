@@ -584,7 +584,7 @@ class ExprTranslator:
         target = node.to.meta.get("ifx") if isinstance(node.to, exp.DataType) else None
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
-        name = target.cx.type_name if target.cx is not None else target.sql()
+        name = target.cx.type_name if target.cx is not None else ""  # as written
         if target.cx is not None:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)

@@ -14,6 +14,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
+from ..schema.casts import CastKey, CastRow, cast_key
 from ..schema.catalog import ColumnInfo, TableInfo, quote
 from . import udt_casts
 from .exprs import ExprTranslator, func, keylit, lit, typed
@@ -34,6 +35,20 @@ class DmlCompiler:
 
     #: the columns an INSERT's or UPDATE's values are assigned to, for -9632's message
     assigned_names: list[str] | None = None
+    #: the syscasts rows the statement's DISTINCT types were checked against (Plan.casts)
+    casts_seen: dict[CastKey, CastRow | None]
+
+    def cast_finder(self) -> udt_casts.CastFinder | None:
+        """The lookup's syscasts, each answer remembered for the plan (None: no lookup)."""
+        find = getattr(self.lookup, "cast", None)
+        if find is None:
+            return None
+
+        def found(source: IfxType, target: IfxType) -> CastRow | None:
+            row: CastRow | None = find(source, target)
+            self.casts_seen[cast_key(source, target)] = row
+            return row
+        return found
 
     if TYPE_CHECKING:
         lookup: TableLookup
