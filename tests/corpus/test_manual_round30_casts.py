@@ -168,6 +168,8 @@ def test_a_cast_with_a_function_calls_it(cur: ifxwire.Cursor) -> None:
                      "ORDER BY 1") == [("d2p", "E"), ("p2d", "I")]
     assert rows(cur, "SELECT bal::pennies, CAST(bal AS pennies) FROM acct ORDER BY id") == [
         (1250, 1250), (725, 725)]
+    # a DISTINCT value passed to a routine of its source type (ids_dmdo_031)
+    assert rows(cur, "EXECUTE FUNCTION d2p(12.5::dollars)") == [(1250,)]
     cur.execute("CREATE TABLE purse (id INT, p pennies)")
     cur.execute("INSERT INTO purse SELECT id, bal::pennies FROM acct")
     cur.execute("UPDATE purse SET p = 2050::INT::pennies WHERE id = 1")

@@ -138,6 +138,7 @@ class DmlCompiler:
             self.allow_bare_params = True
             self.assigned_names = [c.name for c in cols]
             sub = self.compile_query(select, [c.type for c in cols])
+            self.assigned_names = None
             projections = self._last_projections
             for col, proj in zip(cols, projections, strict=True):
                 exprs[col.name] = self.generate(proj)
@@ -184,8 +185,9 @@ class DmlCompiler:
         """The ``i``-th value of an INSERT or UPDATE, translated, assigned to a column of
         type ``target``: what syscasts asks of a DISTINCT type (udt_casts.assignment)."""
         names = self.assigned_names
-        name = names[i] if names is not None and i < len(names) else ""
-        via = udt_casts.assignment(tx.find_cast, value, target, name,
+        if names is None or i >= len(names):
+            return value  # a routine's arguments, an SPL LET: not checked (docs/SERVER.md)
+        via = udt_casts.assignment(tx.find_cast, value, target, names[i],
                                    lambda f: tx.cast_call(f, value))
         return value if via is None else via
 
@@ -260,6 +262,7 @@ class DmlCompiler:
         self.allow_bare_params = True
         self.assigned_names = [c.name for c, _ in sets]
         sub = self.compile_query(select, [c.type for c, _ in sets])
+        self.assigned_names = None
         assigns = ", ".join(f"{quote(c.name)} = {self.generate(p)}"
                             for (c, _), p in zip(sets, self._last_projections, strict=True))
         sql = f"UPDATE {self.table_sql(info)} AS {quote(alias)} SET {assigns}"

@@ -48,7 +48,7 @@ OPERATOR_ROUTINES: dict[type[exp.Expr], str] = {
     exp.EQ: "equal", exp.NEQ: "notequal", exp.LT: "lessthan", exp.GT: "greaterthan",
     exp.LTE: "lessthanorequal", exp.GTE: "greaterthanorequal", exp.NullSafeEQ: "equal",
     exp.NullSafeNEQ: "notequal", exp.Add: "plus", exp.Sub: "minus", exp.Mul: "times",
-    exp.Div: "divide",
+    exp.Div: "divide", exp.Between: "greaterthanorequal", exp.In: "equal",
 }
 
 CastFinder = Callable[[IfxType, IfxType], CastRow | None]
