@@ -421,6 +421,7 @@ _SQL_TABLE = """
 -9621   P  -      The derived column list does not match the collection's columns.
 -9628   P  -      Type '%s' was not found.
 -9630   P  -      The type '%s' cannot be dropped: it is still in use.
+-9632   P  -      The value does not match the type of column '%s': an implicit cast is needed.
 -9634   P  -      No cast is defined between these data types.
 -9637   P  -      Cast function '%s' does not exist.
 -9922   P  -      The cast does not exist in the database.

@@ -150,7 +150,7 @@ public class CompositeCheck {
             ps.setBigDecimal(2, new BigDecimal("12.50"));
             ps.executeUpdate();
         }
-        st.execute("INSERT INTO xc_dist VALUES (2, CAST(7 AS xc_money))");
+        st.execute("INSERT INTO xc_dist VALUES (2, CAST(7.00 AS xc_money))");
         query(cn, "distinct", "SELECT id, m, m::DECIMAL(10,2) + 1 FROM xc_dist ORDER BY id");
         try {
             st.execute("DROP TYPE xc_money RESTRICT");

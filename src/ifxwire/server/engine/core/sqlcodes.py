@@ -104,6 +104,8 @@ BLOB_GROUP_BY = -612  # [jcat] 'Blobs are not allowed in the "group by" clause.'
 BLOB_DISTINCT = -613  # [jcat] 'Blobs are not allowed in the "distinct" clause.'
 BLOB_ORDER_BY = -614  # [jcat] 'Blobs are not allowed in the "order by" clause.'
 BLOB_EXPRESSION = -615  # [jcat] "Blobs are not allowed in this expression."
+VALUE_TYPE_MISMATCH = -9632  # [msgs] "Value does not match the type of column (%s)." (needs
+# an implicit cast: a DISTINCT type assigned from another type, sql/udt_casts.py)
 NO_CAST = -9634  # [jcat] "No cast from %s." (%s = "varchar to byte", as Hibernate quotes it)
 CAST_FUNCTION_MISSING = -9637  # [msgs] "Cast function (%s) does not exist." (CREATE CAST WITH)
 CAST_NOT_FOUND = -9922  # [msgs] "Cast does not exist in database." (DROP CAST)
@@ -592,6 +594,7 @@ MESSAGES: dict[int, str] = {
     BLOB_DISTINCT: 'Blobs are not allowed in the "distinct" clause.',
     BLOB_ORDER_BY: 'Blobs are not allowed in the "order by" clause.',
     BLOB_EXPRESSION: "Blobs are not allowed in this expression.",
+    VALUE_TYPE_MISMATCH: "Value does not match the type of column (%s).",
     NO_CAST: "No cast from %s.",
     CAST_FUNCTION_MISSING: "Cast function (%s) does not exist.",
     CAST_NOT_FOUND: "Cast does not exist in database.",

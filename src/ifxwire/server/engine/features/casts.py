@@ -14,13 +14,13 @@ have identical representations", WITH Clause, ids_sqs_0367). A DISTINCT type's t
 explicit casts must be dropped first to make one implicit ("You can create an implicit cast
 between a distinct type and its source type ... you must first drop the default explicit
 cast", Reference, "Casts for distinct types", ids_sqr_176). What is refused, and why, is in
-docs/SERVER.md ("CREATE CAST and DROP CAST"). The engine's expressions do not consult
-syscasts: a DISTINCT type's values convert to and from its source as before.
+docs/SERVER.md ("CREATE CAST and DROP CAST"). The expressions obey the rows: sql/udt_casts.py
+reads them (through schema/casts.py) as it types a statement, and calls a cast's function.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlglot.tokenizer_core import TokenType
@@ -28,6 +28,7 @@ from sqlglot.tokenizer_core import TokenType
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
+from ..schema.casts import type_key
 from ..sql.hooks import PARSERS
 from .access import cat_meta_owner, check_usage, database_level
 from .distinct import resolve_column_type
@@ -80,10 +81,7 @@ def parse_drop_cast(p: Any) -> CastSpec:
     return CastSpec(source, target, names, if_exists=if_exists)
 
 
-def _key(t: IfxType) -> tuple[int, int]:
-    """syscasts' (type, xid) for ``t``, as create_distinct_type writes them."""
-    u = replace(t, notnull=False)
-    return u.coltype, u.extended_id
+_key = type_key  # syscasts' (type, xid) for a type, as create_distinct_type writes them
 
 
 def _resolved(dc: Any, spec: CastSpec) -> tuple[IfxType, IfxType]:
@@ -124,21 +122,26 @@ def create_cast(dc: Any, spec: CastSpec) -> None:
         # the code a server sends for a cast that exists is not known to us
         raise EngineError(sc.NOT_IMPLEMENTED, near=label,
                           message=f"A cast from {label} already exists.")
+    routine: tuple[str, str] | None = None
     if spec.function is not None:
-        # A cast through a routine: this server has no way to call one for a cast. A name
-        # that is no routine gets -9637 "Cast function (%s) does not exist." (Informix's
-        # message list), here at CREATE already (Informix checks when the cast runs).
-        if not dc.schema.routines.get(spec.function.lower()):
+        # A cast through a routine: the expressions call it where the cast applies
+        # (sql/udt_casts.py). A name that is no routine gets -9637 "Cast function (%s) does
+        # not exist." (Informix's message list), here at CREATE already (Informix checks
+        # when the cast runs).
+        found = [r for r in dc.schema.routines.get(spec.function.lower(), [])
+                 if r.kind == "function" and len(r.params) == 1]
+        if not found:
             raise EngineError(sc.CAST_FUNCTION_MISSING, near=spec.function)
-        raise not_implemented(f"a cast through the routine {spec.function}")
-    if (source.code, source.collength) != (target.code, target.collength):
+        routine = (spec.function.lower(), found[0].owner)
+    elif (source.code, source.collength) != (target.code, target.collength):
         # a cast without a routine between types of different representations: -9923
         # "Cannot create cast between incompatible types." (Informix's message list)
         raise EngineError(sc.CAST_INCOMPATIBLE, near=label)
     dc.conn.execute(
         "INSERT INTO syscasts (owner, argument_type, argument_xid, result_type, result_xid, "
-        "routine_name, routine_owner, class) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?)",
-        (dc.user, *_key(source), *_key(target), "I" if spec.implicit else "E"))
+        "routine_name, routine_owner, class) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (dc.user, *_key(source), *_key(target), *(routine or (None, None)),
+         "I" if spec.implicit else "E"))
 
 
 def drop_cast(dc: Any, spec: CastSpec) -> None:

@@ -21,6 +21,7 @@ from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import date_number
+from .casts import CastKey, CastRow, load_casts
 from .catalog_tables import (
     CATALOG_INDEXES,
     CATALOG_ROWS,
@@ -355,6 +356,8 @@ class Schema:
     views: dict[str, str] = field(default_factory=dict)  # view name -> sysviews text
     #: named ROW and DISTINCT types by name, as the IfxType a column of one has (casts)
     types: dict[str, IfxType] = field(default_factory=dict)
+    #: syscasts by (argument type, xid, result type, xid): casts.py, read by expressions
+    casts: dict[CastKey, CastRow] = field(default_factory=dict)
 
     def sequence_of(self, name: str) -> SequenceInfo | None:
         """The sequence ``name`` names: a sequence of that name, or a local synonym for one
@@ -652,7 +655,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         texts.setdefault(tabid, []).append(text or "")
     views = {by_tabid[t].name: "".join(parts) for t, parts in texts.items() if t in by_tabid}
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  FEATURES.triggers(conn, p), views, _user_types(conn, p))
+                  FEATURES.triggers(conn, p), views, _user_types(conn, p), load_casts(conn, p))
 
 
 def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:

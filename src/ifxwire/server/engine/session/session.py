@@ -517,7 +517,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             return None
         if plan.other_tables:
             cross_database.check_current(self, plan.other_tables)
-        if not plan.tables:
+        if not plan.tables and not plan.casts:
             return None
         if version is None:
             version = self._schema_version()
@@ -528,6 +528,10 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             info = schema.tables.get(name)
             if info is None or table_signature(info) != signature:
                 raise EngineError(sc.TABLE_CHANGED, near=name)
+        if any(schema.casts.get(key) != row for key, row in plan.casts.items()):
+            # a cast its DISTINCT types were checked against was created or dropped
+            # (udt_casts.py): prepared again, it follows the casts of now [inferred code]
+            raise EngineError(sc.TABLE_CHANGED, near="syscasts")
         stmt.schema_version = version
         return version
 

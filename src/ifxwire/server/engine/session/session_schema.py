@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..schema import catalog as cat
+from ..schema.casts import CastRow, cast_key
 
 if TYPE_CHECKING:
     from ..core.ifxtypes import IfxType
@@ -83,6 +84,12 @@ class SchemaLookup:
         if self.database is None:
             return None
         return self.current_schema().types.get(name.lower())
+
+    def cast(self, source: IfxType, target: IfxType) -> CastRow | None:
+        """The syscasts row of a cast from ``source`` to ``target`` (schema/casts.py)."""
+        if self.database is None:
+            return None
+        return self.current_schema().casts.get(cast_key(source, target))
 
     def _schema_version(self) -> int:
         return int(self._connection().execute("PRAGMA schema_version").fetchone()[0])

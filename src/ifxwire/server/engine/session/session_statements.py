@@ -32,6 +32,7 @@ from ..features import (
 from ..features.spl import calls as spl_calls
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
+from ..schema.casts import CastRow
 from ..schema.routines import Routine
 from ..sql.prepared import ExecResult
 from ..sql.statements import (
@@ -100,6 +101,7 @@ class StatementRunner:
                     offset: int) -> cat.TableInfo: ...
         def routines(self, name: str) -> list[Routine]: ...
         def named_type(self, name: str) -> IfxType | None: ...
+        def cast(self, source: IfxType, target: IfxType) -> CastRow | None: ...
         def sequence(self, name: str) -> cat.SequenceInfo | None: ...
         def _write(self, plan: Plan, action: Callable[[], ExecResult]) -> ExecResult: ...
         def run_private(self, action: Callable[[], R], target: str | None = None,
@@ -471,6 +473,9 @@ class StatementRunner:
 
             def named_type(self, name: str) -> IfxType | None:
                 return session.named_type(name)
+
+            def cast(self, source: IfxType, target: IfxType) -> CastRow | None:
+                return session.cast(source, target)
 
         compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)

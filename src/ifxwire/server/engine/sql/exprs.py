@@ -32,7 +32,7 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from . import refusals
+from . import refusals, udt_casts
 from .exprtypes import (
     MONEY32,
     NULLTYPE,
@@ -55,6 +55,7 @@ from .ifxnodes import (
     IfxSequenceRef,
     IfxSlvRef,
     IfxToday,
+    IfxTyped,
     IfxUser,
 )
 from .rowids import IfxRowid
@@ -139,6 +140,8 @@ class ExprTranslator:
         self.named_type: Callable[[str], IfxType | None] = lambda n: None
         #: the SQL a column of a collection-derived table reads (the compiler's)
         self.column_sql: Callable[[exp.Column], exp.Expr | None] = lambda c: None
+        #: syscasts' cast from one type to another (udt_casts.py; None: no checks)
+        self.find_cast: udt_casts.CastFinder | None = None
 
     # ---- entry ---------------------------------------------------------------------------
     def tx(self, node: exp.Expr) -> exp.Expr:
@@ -362,6 +365,7 @@ class ExprTranslator:
             # types of different names are never equal, whatever their structure; "a
             # Boolean equality condition (such as name_t = emp_t) always evaluates to FALSE"
             return typed(exp.Boolean(this=isinstance(node, exp.NEQ)), it.BOOLEAN)
+        left, right = udt_casts.operands(self.find_cast, node, left, right)
         left, right, dec = self.compare(left, right)
         node.set("expression", right)
         if (ty(left).is_string and ty(right).is_string
@@ -380,7 +384,7 @@ class ExprTranslator:
         return typed(node, it.BOOLEAN)
 
     def arithmetic(self, node: exp.Binary) -> exp.Expr:
-        left, right = self.binary_operands(node)
+        left, right = udt_casts.operands(self.find_cast, node, *self.binary_operands(node))
         op = {exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/"}[type(node)]
         left, right, lt, rt = self.untyped_takes_other(left, right, ty(left), ty(right))
         if lt.code == -1 and rt.code == -1:
@@ -463,7 +467,7 @@ class ExprTranslator:
         this = self.tx(node.this)
         dec = False
         for key in ("low", "high"):
-            other = self.tx(node.args[key])
+            this, other = udt_casts.operands(self.find_cast, node, this, self.tx(node.args[key]))
             this2, other, d = self.compare(this, other)
             if d:
                 dec = True
@@ -485,7 +489,8 @@ class ExprTranslator:
         items = []
         dec = False
         for item in node.expressions:
-            new_this, other, d = self.compare(this, self.tx(item))
+            this, other = udt_casts.operands(self.find_cast, node, this, self.tx(item))
+            new_this, other, d = self.compare(this, other)
             dec = dec or d
             if not self.is_const(this) and new_this is not this and storage_kind(
                 ty(new_this)) != storage_kind(ty(this)):
@@ -579,9 +584,12 @@ class ExprTranslator:
         target = node.to.meta.get("ifx") if isinstance(node.to, exp.DataType) else None
         if target is None:
             raise not_implemented(f"cast to {node.to.sql()}")
+        name = target.cx.type_name if target.cx is not None else ""  # as written
         if target.cx is not None:
             target = TRANSLATION.resolve_placeholders(target, self.named_type)
         inner = self.tx(node.this)
+        inner = udt_casts.explicit(self.find_cast, inner, target, lambda f: self.cast_call(
+            f, inner), name) or inner
         refusals.cast_to_byte(ty(inner), target)
         if ty(inner).code in (T.INTERVAL, T.DATETIME) and target.is_numeric:
             # Guide to SQL: Reference, "Using Built-in Casts" (ids_sqr_167): the built-in
@@ -598,7 +606,17 @@ class ExprTranslator:
             # conversion of the value, but the result has the target's type: the DESCRIBE
             # (and the output row size, -528) are the cast's, as on Informix.
             return typed(exp.Paren(this=out), target.nullable())
+        if (target.distinct or src.distinct) and not udt_casts.same_type(src, target):
+            out = udt_casts.retyped(out, target)  # a DISTINCT type's value, or its source's
         return out
+
+    def cast_call(self, function: str, arg: exp.Expr) -> exp.Expr:
+        """A cast WITH ``function`` applied to ``arg``, translated (ids_sqs_0367); -9637
+        when the function is gone. An inline function comes back as its expression."""
+        out = self.routine(function, [IfxTyped(this=arg)])
+        if out is None:
+            raise EngineError(sc.CAST_FUNCTION_MISSING, near=function)
+        return out if "t" in out.meta else self.tx(out)
 
     def subquery(self, node: exp.Expr) -> exp.Expr:
         """A scalar subquery: Informix raises -284 when it yields more than one row, where
@@ -757,6 +775,7 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxDateTimeLit: ExprTranslator.dt_literal,
     IfxIntervalLit: ExprTranslator.interval_literal,
     IfxExtend: ExprTranslator.extend,
+    IfxTyped: lambda tx, node: node.this,  # translated already (cast_call)
 }
 
 

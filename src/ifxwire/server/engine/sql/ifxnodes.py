@@ -83,6 +83,13 @@ class IfxSequenceRef(exp.Expression):
     arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
 
 
+class IfxTyped(exp.Expression):
+    """An expression already translated (``this``), handed to a routine call as an argument:
+    the translator takes it as it is (udt_casts.py's cast functions)."""
+
+    arg_types: t.ClassVar[dict[str, bool]] = {"this": True}
+
+
 def ifx_type_node(ty: IfxType, serial_start: int | None = None) -> exp.DataType:
     """A DataType node carrying an IfxType (USERDEFINED, so sqlglot leaves it alone)."""
     node = exp.DataType(this=exp.DType.USERDEFINED, kind=ty.sql())

@@ -12,6 +12,7 @@ from ..core import convert as conv
 from ..core import ifxtypes as it
 from ..core import values as vals
 from ..core.ifxtypes import IfxType
+from ..schema.casts import CastKey, CastRow
 from ..schema.catalog import SequenceInfo, TableInfo
 from ..schema.routines import Routine
 from .statements import IfxStatement, TableName
@@ -69,6 +70,9 @@ class Plan:
     routines: list[int] = field(default_factory=list)  # routines its expressions call
     # Distinct types its casts name, (extended_id, name): the Usage privilege (access.py).
     cast_types: list[tuple[int, str]] = field(default_factory=list)
+    # The syscasts rows its DISTINCT types were checked against (udt_casts.py), by key, None
+    # for no cast: a prepared statement is -710 once they change (session._check_current).
+    casts: dict[CastKey, CastRow | None] = field(default_factory=dict)
     # Sequences its NEXTVAL / CURRVAL read: the Select privilege on each (access.py).
     sequences: list[str] = field(default_factory=list)
     # UPDATE: the columns it sets, and a SELECT of the rows it will change (rowid first) for

@@ -79,6 +79,7 @@ class Compiler(DmlCompiler):
         self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
         #: distinct types its casts name, (extended_id, name): Usage is checked at execute
         self.cast_types: set[tuple[int, str]] = set()
+        self.casts_seen = {}  # syscasts' answers (translate_dml.cast_finder)
         #: sequences its NEXTVAL / CURRVAL read: the Select privilege on each (ids_sqs_1461)
         self.sequences: set[str] = set()
         self._nextvals = itertools.count()
@@ -109,7 +110,7 @@ class Compiler(DmlCompiler):
             TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
-        plan.cast_types = sorted(self.cast_types)
+        plan.cast_types, plan.casts = sorted(self.cast_types), dict(self.casts_seen)
         plan.sequences = sorted(self.sequences)
         for part in plan.parts:
             part.tables = dict(self.tables)
@@ -552,6 +553,7 @@ class Compiler(DmlCompiler):
         tx.database = getattr(self.lookup, "database", None)
         tx.sequence_tag = self.sequence_tag
         tx.named_type = self.cast_type
+        tx.find_cast = self.cast_finder()  # syscasts (udt_casts.py)
         tx.column_sql = self.collection_column
         out: list[tuple[str, IfxType]] = []
         projections = list(node.expressions)
@@ -571,7 +573,7 @@ class Compiler(DmlCompiler):
                 name = proj.alias
             new = tx.tx(inner)
             if expected is not None and i < len(expected):
-                new = tx.convert(new, expected[i])
+                new = tx.convert(self.assigned(tx, new, i, expected[i]), expected[i])
             t = ty(new)
             if t.code == -1:
                 new = tx.convert(new, it.varchar(255))
