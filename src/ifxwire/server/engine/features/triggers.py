@@ -337,7 +337,12 @@ class _Firing:
 
 
 def _guarded(s: FeatureSession, run: Any) -> Any:
-    """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep."""
+    """Run a triggering statement with its triggers atomically, at most MAX_CASCADE deep.
+
+    A failure's row-lock undo entries are not dropped here: every caller runs inside the
+    session's write path (``_write``, ``rl_write``), whose write unit or nested attempt
+    drops them before an SPL handler can catch the error (docs/SERVER.md, "A failing
+    statement in a transaction"; tests/integration/test_spl_exception_undo.py)."""
     # import cycle at load: calls -> translate -> triggers
     from .spl.calls import runtime
 
