@@ -320,3 +320,25 @@ def test_no_fragmentation_or_column_rename_under_a_violations_table(
         c.execute("STOP VIOLATIONS TABLE FOR g30")
         c.execute("RENAME COLUMN g30.b TO bb")
         c.execute("ALTER FRAGMENT ON TABLE g30 ADD a >= 500 IN dbs3 BEFORE dbs2")
+
+
+def test_no_filtering_unique_index_on_violations_or_diagnostics_table(
+        cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1228: "Unique indexes on the violations table cannot be set to FILTERING
+    database object mode"; ids_sqs_1232 the same for the diagnostics table. Indexes on them
+    are allowed, ENABLED and DISABLED too. No code is given: -897 (inferred, as for the
+    other changes to these tables). After STOP VIOLATIONS TABLE it is allowed."""
+    cur.execute("START VIOLATIONS TABLE FOR cust30")
+    cur.execute("CREATE UNIQUE INDEX u30_vio ON cust30_vio (informix_tupleid)")
+    cur.execute("CREATE UNIQUE INDEX u30_dia ON cust30_dia (informix_tupleid, objname)")
+    for name in ("u30_vio", "u30_dia"):
+        assert sqlcode(cur, f"SET INDEXES {name} FILTERING", fetch=False) == -897, name
+        assert _state(cur, name) == "E"
+        cur.execute(f"SET INDEXES {name} DISABLED")
+        cur.execute(f"SET INDEXES {name} ENABLED")
+    assert sqlcode(cur, "SET INDEXES FOR cust30_vio FILTERING WITH ERROR",
+                   fetch=False) == -897
+    assert sqlcode(cur, "CREATE UNIQUE INDEX u30_vio2 ON cust30_vio (informix_tupleid, ssn) "
+                        "FILTERING", fetch=False) == -897
+    cur.execute("STOP VIOLATIONS TABLE FOR cust30")
+    cur.execute("SET INDEXES u30_vio FILTERING")
