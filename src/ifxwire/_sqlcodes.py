@@ -361,6 +361,7 @@ _SQL_TABLE = """
 -956    O  28000  Client host or user '%s' is not trusted by the database server.
 -958    P  42S01  This session already has a temporary table '%s'.
 -971    I  23000  Integrity violations were detected (FILTERING WITH ERROR; enabling over bad rows).
+-973    P  -      Rows of a violations table cannot be inserted into its target table directly.
 -999    N  -      The database server does not implement this feature.
 # --- conversion library: numbers, dates, DATETIME / INTERVAL, -1200 .. -1299 ---------------
 -1201   D  22003  A DECIMAL value is too small, or SUM/AVG was given a bare DATE difference.

@@ -10,7 +10,10 @@ Dropped" (ids_sqs_0741), "Example of Dropping the Violations and Diagnostics Tab
 (ids_sqs_1235); Reference, SYSVIOLATIONS (ids_sqr_079); Administrator's Reference messages
 "Cannot modify/drop a violations/diagnostics table." (ids_adr_0826, -897), "Cannot alter a
 table which has associated violations table." (ids_adr_0760, -898), "Too many violations."
-(ids_adr_0821, -899). The statements are ours. Each case failed before this round.
+(ids_adr_0821, -899). Second pass (fidelity47): "Violations and diagnostics tables"
+(ids_sqt_269), "Initial Privileges on the Violations Table" (ids_sqs_1226), "Cannot insert
+from the violations table to the target table." (ids_adr_0815, -973). The statements are
+ours. Each case failed before its round.
 """
 
 from __future__ import annotations
@@ -237,3 +240,105 @@ def test_drop_target_drops_its_violations_tables(cur: ifxwire.Cursor) -> None:
     assert rows(cur, "SELECT COUNT(*) FROM systables WHERE tabname IN "
                      "('cust30', 'bad30', 'why30')") == [(0,)]
     assert rows(cur, "SELECT COUNT(*) FROM sysviolations") == [(0,)]
+
+
+# --- fidelity47: what the thirtieth round's first pass left allowed --------------------------
+
+def test_no_trigger_on_violations_or_diagnostics_table(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1228 (Using the Violations Table) and ids_sqs_1232 (Using the Diagnostics
+    Table): "When a table functions as a violations table, it cannot have triggers or
+    constraints defined on it". No code is given: -897 "Cannot modify/drop a
+    violations/diagnostics table." (inferred, as an ALTER TABLE adding a constraint). The
+    target may have triggers; after STOP VIOLATIONS TABLE the two tables are ordinary."""
+    cur.execute("START VIOLATIONS TABLE FOR cust30")
+    for table in ("cust30_vio", "cust30_dia"):
+        assert sqlcode(cur, f"CREATE TRIGGER t30_{table[-3:]} INSERT ON {table} "
+                            f"FOR EACH ROW (DELETE FROM cust30 WHERE ssn = 0)",
+                       fetch=False) == -897, table
+    cur.execute("CREATE TRIGGER t30_cust INSERT ON cust30 FOR EACH ROW "
+                "(DELETE FROM cust30_vio WHERE ssn = 0)")
+    cur.execute("STOP VIOLATIONS TABLE FOR cust30")
+    cur.execute("CREATE TRIGGER t30_vio INSERT ON cust30_vio FOR EACH ROW "
+                "(DELETE FROM cust30 WHERE ssn = 0)")
+
+
+def test_no_insert_from_the_violations_table(cur: ifxwire.Cursor) -> None:
+    """ids_adr_0815, -973 "Cannot insert from the violations table to the target table."
+    (the number: sqlserverf1.com's copy of the message, which says the error comes when the
+    target table has filtering-mode objects); ids_sqs_1228: "If a target table has a
+    filtering-mode constraint or unique index defined on it and a violations table
+    associated with it, users cannot insert into the target table by selecting from the
+    violations table". Through a temporary table it works (ids_adr_0815's action), and so
+    does the direct INSERT once no object is filtering."""
+    cur.execute("START VIOLATIONS TABLE FOR cust30")
+    cur.execute("SET CONSTRAINTS n30_lname FILTERING")
+    cur.execute("INSERT INTO cust30 VALUES (101, 'Bo', NULL, 'Denver')")
+    assert rows(cur, "SELECT COUNT(*) FROM cust30_vio") == [(1,)]
+    cur.execute("UPDATE cust30_vio SET lname = 'Ray'")
+    insert = ("INSERT INTO cust30 SELECT ssn, fname, lname, city FROM cust30_vio "
+              "WHERE informix_optype = 'I'")
+    assert sqlcode(cur, insert, fetch=False) == -973
+    assert sqlcode(cur, "INSERT INTO cust30 SELECT ssn, fname, lname, city FROM cust30 v "
+                        "WHERE EXISTS (SELECT 1 FROM cust30_vio w WHERE w.ssn = v.ssn)",
+                   fetch=False) == -973
+    assert rows(cur, "SELECT COUNT(*) FROM cust30") == [(1,)]
+    cur.execute("SELECT ssn, fname, lname, city FROM cust30_vio INTO TEMP fix30")
+    cur.execute("INSERT INTO cust30 SELECT * FROM fix30")
+    assert cur.rowcount == 1
+    cur.execute("DELETE FROM cust30 WHERE ssn = 101")
+    cur.execute("SET CONSTRAINTS n30_lname ENABLED")
+    cur.execute(insert)
+    assert cur.rowcount == 1
+
+
+def test_no_fragmentation_or_column_rename_under_a_violations_table(
+        connect_kwargs: dict[str, Any]) -> None:
+    """ids_sqt_269 (Violations and diagnostics tables): "After you create a violations table
+    for a target table, you cannot alter the columns or the fragmentation of the base table
+    or the violations table". ALTER FRAGMENT ON TABLE and RENAME COLUMN of the target: -898
+    "Cannot alter a table which has associated violations/diagnostics tables."; of the
+    violations or diagnostics table: -897 (both codes inferred: the pages give none for
+    these statements; ids_adr_0760 and ids_adr_0826 are the messages of altering them).
+    RENAME TABLE of the target is not forbidden (sysviolations holds tabids), of the
+    violations table it is -897 (inferred: "Users cannot alter violations tables",
+    ids_sqs_1226); after STOP VIOLATIONS TABLE all of it is allowed."""
+    with fresh_database(connect_kwargs, "omodes30f") as conn:
+        c = conn.cursor()
+        c.execute("CREATE TABLE f30 (a INTEGER, b CHAR(5)) FRAGMENT BY EXPRESSION "
+                  "a < 100 IN dbs1, REMAINDER IN dbs2")
+        c.execute("START VIOLATIONS TABLE FOR f30")
+        assert sqlcode(c, "ALTER FRAGMENT ON TABLE f30 ADD a >= 500 IN dbs3 BEFORE dbs2",
+                       fetch=False) == -898
+        assert sqlcode(c, "RENAME COLUMN f30.b TO bb", fetch=False) == -898
+        assert sqlcode(c, "RENAME COLUMN f30_vio.b TO bb", fetch=False) == -897
+        assert sqlcode(c, "RENAME COLUMN f30_dia.objname TO oname", fetch=False) == -897
+        assert sqlcode(c, "ALTER FRAGMENT ON TABLE f30_vio ADD dbs3", fetch=False) == -897
+        assert sqlcode(c, "RENAME TABLE f30_vio TO bad30", fetch=False) == -897
+        c.execute("RENAME TABLE f30 TO g30")
+        assert rows(c, "SELECT COUNT(*) FROM sysviolations s, systables t WHERE "
+                       "t.tabid = s.targettid AND t.tabname = 'g30'") == [(1,)]
+        c.execute("STOP VIOLATIONS TABLE FOR g30")
+        c.execute("RENAME COLUMN g30.b TO bb")
+        c.execute("ALTER FRAGMENT ON TABLE g30 ADD a >= 500 IN dbs3 BEFORE dbs2")
+
+
+def test_no_filtering_unique_index_on_violations_or_diagnostics_table(
+        cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1228: "Unique indexes on the violations table cannot be set to FILTERING
+    database object mode"; ids_sqs_1232 the same for the diagnostics table. Indexes on them
+    are allowed, ENABLED and DISABLED too. No code is given: -897 (inferred, as for the
+    other changes to these tables). After STOP VIOLATIONS TABLE it is allowed."""
+    cur.execute("START VIOLATIONS TABLE FOR cust30")
+    cur.execute("CREATE UNIQUE INDEX u30_vio ON cust30_vio (informix_tupleid)")
+    cur.execute("CREATE UNIQUE INDEX u30_dia ON cust30_dia (informix_tupleid, objname)")
+    for name in ("u30_vio", "u30_dia"):
+        assert sqlcode(cur, f"SET INDEXES {name} FILTERING", fetch=False) == -897, name
+        assert _state(cur, name) == "E"
+        cur.execute(f"SET INDEXES {name} DISABLED")
+        cur.execute(f"SET INDEXES {name} ENABLED")
+    assert sqlcode(cur, "SET INDEXES FOR cust30_vio FILTERING WITH ERROR",
+                   fetch=False) == -897
+    assert sqlcode(cur, "CREATE UNIQUE INDEX u30_vio2 ON cust30_vio (informix_tupleid, ssn) "
+                        "FILTERING", fetch=False) == -897
+    cur.execute("STOP VIOLATIONS TABLE FOR cust30")
+    cur.execute("SET INDEXES u30_vio FILTERING")

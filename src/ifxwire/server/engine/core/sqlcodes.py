@@ -319,6 +319,8 @@ VIOLATIONS_TARGET_ALTER = -898  # [gbase] ALTER TABLE adding, dropping or modify
 TOO_MANY_VIOLATIONS = -899  # [gbase] one statement writes more diagnostics rows than START
 #   VIOLATIONS TABLE's MAX ROWS (ids_adr_0821, ids_sqs_1216)
 INTEGRITY_VIOLATIONS = -971  # [gbase] a FILTERING WITH ERROR object filtered a row
+VIOLATIONS_INSERT_FROM = -973  # [gbase] INSERT into a target with a filtering object that
+#   selects from its violations table (ids_adr_0815, ids_sqs_1228)
 FRAGMENT_REMAINDER_LAST = -871  # [jcat]
 FRAGMENT_OVERLAP = -25800  # [jcat] a LIST value in two fragments
 FRAGMENT_PARTITION_NEEDED = -25802  # [jcat] LIST fragments without PARTITION names
@@ -728,6 +730,7 @@ MESSAGES: dict[int, str] = {
                              "tables.",
     TOO_MANY_VIOLATIONS: "Too many violations.",
     INTEGRITY_VIOLATIONS: "Integrity violations detected.",
+    VIOLATIONS_INSERT_FROM: "Cannot insert from the violations table to the target table.",
     FRAGMENT_REMAINDER_LAST: "Remainder fragment must be specified last.",
     FRAGMENT_OVERLAP: "Cannot specify overlapping fragment expressions for interval or list "
     "fragmentation.",

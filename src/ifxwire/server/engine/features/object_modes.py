@@ -182,6 +182,12 @@ def set_indexes(dc: DdlContext, spec: ConstraintModeSpec) -> None:
         unique = str(idxtype).strip() == "U"
         if spec.mode == "FILTERING" and not unique:
             raise EngineError(sc.SYNTAX, near=name)
+        if spec.mode == "FILTERING" and dc.conn.execute(
+                "SELECT 1 FROM sysviolations WHERE ? IN (viotid, diatid)", (tabid,)
+                ).fetchone() is not None:
+            # ids_sqs_1228, ids_sqs_1232: not on a violations or diagnostics table [inferred
+            # code]
+            raise EngineError(sc.VIOLATIONS_ALTER, near=name)
         if spec.mode == "DISABLED":
             _disable_index(dc.conn, name)
             state = "D"

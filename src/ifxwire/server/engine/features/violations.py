@@ -18,18 +18,26 @@ thirtieth session; object_modes.py keeps the tables and the filter triggers).
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
 
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, KeptWorkError, not_implemented
 from ..schema.catalog import TableInfo, quote
-from ..sql.statement_specs import AlterTable, DropObject, TableName
+from ..sql.plan import Plan
+from ..sql.statement_specs import AlterFragment, AlterTable, DropObject, Rename, TableName
 from ..sql.statements_ext import ConstraintModeSpec
 from . import object_modes
 from .ddl import drop
+from .trigger_parse import CreateTrigger
 
 if TYPE_CHECKING:
     from .ddl import DdlContext
+
+
+#: the DDL statements ``before_ddl`` looks at
+_CHECKED = frozenset(("drop_table", "alter_table", "alter_fragment", "rename_table",
+                      "rename_column", "create_trigger"))
 
 
 def _started(dc: DdlContext, tabid: int) -> tuple[str, str, int | None] | None:
@@ -117,17 +125,25 @@ def _copy(dc: DdlContext, info: TableInfo, started: tuple[str, str, int | None],
 
 
 def before_ddl(dc: DdlContext, kind: str, spec: object) -> None:
-    """Before DROP TABLE / ALTER TABLE: -897 for a started violations or diagnostics table,
-    -898 for a change to a target's columns; a target dropped in cascade mode takes its two
-    tables with it (dropped here first), in RESTRICT mode it is refused. One small read
-    when no violations table is started anywhere."""
-    if kind not in ("drop_table", "alter_table"):
+    """Before DROP TABLE, ALTER TABLE, ALTER FRAGMENT ON TABLE, RENAME COLUMN or CREATE
+    TRIGGER: -897 for a started violations or diagnostics table, -898 for a change to a
+    target's columns or fragmentation; a target dropped in cascade mode takes its two tables
+    with it (dropped here first), in RESTRICT mode it is refused. One small read when no
+    violations table is started anywhere."""
+    if kind not in _CHECKED:
         return
     if dc.conn.execute("SELECT 1 FROM sysviolations LIMIT 1").fetchone() is None:
         return
-    assert isinstance(spec, DropObject | AlterTable)
-    name = spec.name if isinstance(spec, DropObject) else spec.table
-    info = dc.schema.tables.get(name.name)
+    if isinstance(spec, CreateTrigger):
+        name = spec.trigger.table
+    elif isinstance(spec, DropObject):
+        name = spec.name.name
+    else:
+        assert isinstance(spec, AlterTable | AlterFragment | Rename)
+        if isinstance(spec, AlterFragment) and spec.index:
+            return  # (an index on a violations table is allowed: ids_sqs_1228)
+        name = spec.table.name
+    info = dc.schema.tables.get(name)
     if info is None or info.temp:
         return  # (object_modes' and ddl's own answers)
     row = dc.conn.execute("SELECT targettid, viotid, diatid FROM sysviolations WHERE ? IN "
@@ -135,9 +151,18 @@ def before_ddl(dc: DdlContext, kind: str, spec: object) -> None:
     if row is None:
         return
     if info.tabid != row[0]:
+        # ids_sqs_1228 / ids_sqs_1232: no triggers on them either [inferred code]
         raise EngineError(sc.VIOLATIONS_ALTER, near=info.name)
+    if isinstance(spec, CreateTrigger):
+        return  # (the target may have triggers)
     if isinstance(spec, AlterTable):
         if spec.add or spec.drop or spec.modify:
+            raise EngineError(sc.VIOLATIONS_TARGET_ALTER, near=info.name)
+        return
+    if isinstance(spec, AlterFragment | Rename):
+        # ids_sqt_269: "you cannot alter the columns or the fragmentation of the base table"
+        # [inferred code]; RENAME TABLE is not forbidden (sysviolations keeps tabids)
+        if isinstance(spec, AlterFragment) or spec.kind == "COLUMN":
             raise EngineError(sc.VIOLATIONS_TARGET_ALTER, near=info.name)
         return
     if spec.restrict:
@@ -149,3 +174,19 @@ def before_ddl(dc: DdlContext, kind: str, spec: object) -> None:
     assert started is not None
     for table in started[:2]:
         drop(dc, DropObject("TABLE", TableName(table, info.owner)))
+
+
+def check_insert(conn: sqlite3.Connection, plan: Plan) -> None:
+    """An INSERT that selects from its target's violations table while the target has a
+    filtering constraint or unique index: -973 "Cannot insert from the violations table to
+    the target table." (ids_adr_0815; ids_sqs_1228). Called for an INSERT that reads a table
+    besides its target; one small read when no violations table is started anywhere."""
+    target = plan.table
+    if target is None or conn.execute("SELECT 1 FROM sysviolations LIMIT 1").fetchone() is None:
+        return
+    row = conn.execute(
+        "SELECT v.tabname FROM sysviolations s JOIN systables v ON v.tabid = s.viotid "
+        "WHERE s.targettid = ? AND EXISTS (SELECT 1 FROM sysobjstate o WHERE o.tabid = "
+        "s.targettid AND o.state IN ('F', 'G'))", (target.tabid,)).fetchone()
+    if row is not None and str(row[0]) in plan.tables:
+        raise EngineError(sc.VIOLATIONS_INSERT_FROM, near=target.name)

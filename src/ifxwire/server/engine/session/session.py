@@ -43,7 +43,7 @@ from ..core.errors import EngineError, KeptWorkError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
 from ..core.money import parse_dbmoney
-from ..features import access, cross_database, ddl
+from ..features import access, cross_database, ddl, violations
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
 from ..features.spl.calls import call_routine, execute_call, open_call, runtime
@@ -449,6 +449,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
                 self._local_plans[local_key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
+        if plan.kind == "insert" and len(plan.tables) > 1 and self.conn is not None:
+            violations.check_insert(self.conn, plan)  # -973: from its violations table
         if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
             self.rl_prepare(plan.table)  # its lock triggers, before any EXECUTE
         if plan.kind in ("insert", "update", "delete", "insert_exec"):

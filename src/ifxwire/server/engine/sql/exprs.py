@@ -44,7 +44,6 @@ from .exprtypes import (
     needs_fit,
     storage_kind,
 )
-from .functions import matches_to_glob
 from .hooks import TRANSLATION
 from .ifxnodes import (
     IfxCollection,
@@ -58,6 +57,7 @@ from .ifxnodes import (
     IfxTyped,
     IfxUser,
 )
+from .matches import matches_to_glob
 from .rowids import IfxRowid
 
 T = TypeCode

@@ -32,6 +32,7 @@ from .aggregates import DecAvg, DecFloatSum, DecSum, DistinctWindow, FloatStat, 
 from .builtins import call, to_number
 from .decarith import _dec, _float, dop, ifxdec_collation
 from .hooks import TRANSLATION
+from .matches import glob_regex, matches_to_glob
 from .numfmt import format_number
 
 T = TypeCode
@@ -109,57 +110,6 @@ class FunctionState:
 
 def _no_sequences(name: str, nextval: bool, statement: int, occurrence: int) -> int:
     raise EngineError(sc.NO_DB_SELECTED)
-
-
-# --- MATCHES ------------------------------------------------------------------------------------
-def matches_to_glob(pattern: str, escape: str = "\\") -> str:
-    """Informix MATCHES pattern (* ? [..] [^..], escape char) as a SQLite GLOB pattern."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if escape and ch == escape and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            out.append(f"[{nxt}]" if nxt in "*?[]" else nxt)
-            i += 2
-            continue
-        if ch == "[":
-            j = pattern.find("]", i + 1)
-            if j < 0:
-                out.append("[[]")
-                i += 1
-                continue
-            out.append(pattern[i : j + 1])
-            i = j + 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
-
-
-@lru_cache(maxsize=1024)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    parts = []
-    i = 0
-    while i < len(glob):
-        ch = glob[i]
-        if ch == "*":
-            parts.append(".*")
-        elif ch == "?":
-            parts.append(".")
-        elif ch == "[":
-            j = glob.find("]", i + 2)
-            body = glob[i + 1 : j]
-            if body.startswith("^"):
-                body = "^" + re.escape(body[1:]).replace("\\-", "-")
-            else:
-                body = re.escape(body).replace("\\-", "-")
-            parts.append(f"[{body}]")
-            i = j
-        else:
-            parts.append(re.escape(ch))
-        i += 1
-    return re.compile("".join(parts), re.DOTALL)
 
 
 def _dt_fields(v: object, t: IfxType, state: FunctionState) -> vals.DTFields:
@@ -465,7 +415,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if v is None or pattern is None:
             return None
         glob = matches_to_glob(str(pattern), str(esc or ""))
-        return int(_glob_regex(glob).fullmatch(str(v)) is not None)
+        return int(glob_regex(glob).fullmatch(str(v)) is not None)
 
     def ifx_to_char(v: object, srckey: str, fmt: object) -> object:
         if v is None:
