@@ -477,6 +477,9 @@ class ExprTranslator:
             return member
         this = self.tx(node.this)
         if node.args.get("query"):
+            # the subquery's column meets ``this`` as an IN list's item would (udt_casts)
+            probe = typed(exp.Paren(this=exp.Null()), self.subquery_type(node.args["query"]))
+            this, _ = udt_casts.operands(self.find_cast, node, this, probe)
             node.set("query", typed(node.args["query"], UNKNOWN))
             node.set("this", this)
             return typed(node, it.BOOLEAN)
@@ -551,6 +554,7 @@ class ExprTranslator:
         for when in node.args.get("ifs") or []:
             cond = self.tx(when.this)
             if subject is not None:
+                _, cond = udt_casts.operands(self.find_cast, when, subject, cond)
                 _, cond, _ = self.compare(subject, cond)
             when.set("this", cond)
             res = self.tx(when.args["true"])
@@ -560,6 +564,7 @@ class ExprTranslator:
         if default is not None:
             default = self.tx(default)
             results.append(default)
+        udt_casts.branches(self.find_cast, results)
         rtype = common_type(results)
         for when in node.args.get("ifs") or []:
             when.set("true", self.unify(when.args["true"], rtype))
