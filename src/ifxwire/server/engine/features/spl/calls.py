@@ -78,7 +78,11 @@ def _check_arguments(compiler: Compiler, routine: Routine, given: list[exp.Expr]
         return
     probe = _Compiler(compiler.lookup, compiler.ctx, compiler.delimident)
     probe.allow_bare_params = True
-    types = probe.compile_query(exp.Select(expressions=[e.copy() for e in given])).types
+    try:
+        types = probe.compile_query(exp.Select(expressions=[e.copy() for e in given])).types
+    except EngineError:
+        return  # an argument typed only by its parameter (a collection literal, …): the
+        # compilation of the call itself reports what is wrong
     udt_casts.check_arguments(find, routine.name, [
         (t, udt_casts.free_text(e)) for t, e in zip(types, given, strict=False)],
         [t for _, t in routine.params])
