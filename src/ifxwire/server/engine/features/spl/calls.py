@@ -96,11 +96,14 @@ def _check_inline(tx: ExprTranslator, routine: Routine, args: list[exp.Expr]) ->
     every = any(t.distinct for _, t in routine.params)
     seen: list[tuple[IfxType | None, bool]] = []
     for arg in args:
+        probe = None
         if every or isinstance(arg, exp.Column):
-            probe = tx.tx(arg.copy())
-            seen.append((ty(probe), udt_casts.passes_freely(probe)))
-        else:
-            seen.append((None, True))
+            try:
+                probe = tx.tx(arg.copy())
+            except EngineError:
+                probe = None  # the expansion's own translation reports it
+        seen.append((None, True) if probe is None else (
+            ty(probe), udt_casts.passes_freely(probe)))
     udt_casts.check_arguments(tx.find_cast, routine.name, seen, [t for _, t in routine.params])
 
 
