@@ -148,6 +148,7 @@ _SQL_TABLE = """
 -302    P  42501  You lack the GRANT option, or the option is not valid on this view.
 -304    P  -      HAVING may use only aggregates and GROUP BY columns, not '%s'.
 -306    D  22003  A subscript is out of range.
+-308    P  -      Corresponding columns of a UNION, INTERSECT or MINUS must have compatible types.
 -309    P  -      ORDER BY column '%s' must also be in the select list.
 -310    P  42S01  Table '%s' already exists in the database.
 -312    E  -      Cannot update system catalog '%s'.
@@ -323,6 +324,7 @@ _SQL_TABLE = """
 -780    P  -      The table or index is not fragmented.
 -781    P  -      The fragmentation of a temporary table cannot be altered.
 -785    P  -      A fragment expression of the table or an index uses this column.
+-800    P  -      Corresponding types must be compatible in a CASE expression or DECODE function.
 -839    P  42S02  The table was not found.
 -840    P  42000  The name is too long.
 -841    P  42000  A name must start with a letter or '_' and hold only letters, digits and '_'.

@@ -181,3 +181,80 @@ def test_a_cast_with_a_function_calls_it(cur: ifxwire.Cursor) -> None:
     # the explicit cast is not implicit: an assignment still needs it written
     assert sqlcode(cur, "INSERT INTO purse VALUES (3, (SELECT bal FROM acct WHERE id = 1))",
                    fetch=False) == -9632
+
+
+# ---- fidelity48: IN (subquery), routine arguments, CASE branches, trigger INSERTs ----------
+
+
+def test_in_a_subquery_needs_a_cast(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0375, ids_sqr_116: ``x IN (subquery)`` compares each row as ``=`` does, so a
+    DISTINCT value and its source's column need a cast (-674, as an IN list)."""
+    assert sqlcode(cur, "SELECT id FROM acct WHERE bal IN (SELECT plain FROM acct)") == -674
+    assert sqlcode(cur, "SELECT id FROM acct WHERE plain IN (SELECT bal FROM acct)") == -674
+    assert rows(cur, "SELECT id FROM acct WHERE bal IN "
+                     "(SELECT plain::dollars FROM acct) ORDER BY id") == [(1,)]
+    assert rows(cur, "SELECT id FROM acct WHERE bal IN (SELECT b.bal FROM acct b "
+                     "WHERE b.id = 2)") == [(2,)]
+
+
+def test_routine_arguments_follow_routine_resolution(cur: ifxwire.Cursor) -> None:
+    """ids_dmdo_031: "A distinct data type can be passed to all routines defined for the
+    source"; ids_udr_074 (precedence list, step 3: for a DISTINCT argument the server checks
+    the source data type) and ids_udr_081 (the DISTINCT type does not inherit its source's
+    built-in casts): a DISTINCT of DECIMAL reaches a DECIMAL parameter, not an INT or a
+    FLOAT one [inferred from the two pages], -674 "Routine (%s) can not be resolved."."""
+    cur.execute("CREATE FUNCTION half(d DECIMAL(10,2)) RETURNING DECIMAL(10,2); "
+                "DEFINE x DECIMAL(10,2); LET x = d / 2; RETURN x; END FUNCTION")
+    cur.execute("CREATE FUNCTION cents(n INT) RETURNING INT; "
+                "DEFINE x INT; LET x = n * 100; RETURN x; END FUNCTION")
+    cur.execute("CREATE FUNCTION inl(n INT) RETURNING INT; RETURN n + 1; END FUNCTION")
+    # the DISTINCT value to a routine of its source type (ids_dmdo_031)
+    assert rows(cur, "SELECT half(bal) FROM acct ORDER BY id") == [
+        (Decimal("6.25"),), (Decimal("3.63"),)]
+    assert rows(cur, "EXECUTE FUNCTION half(12.5::dollars)") == [(Decimal("6.25"),)]
+    # not to one of another built-in type: the source's built-in casts are not inherited
+    assert sqlcode(cur, "SELECT cents(bal) FROM acct") == -674
+    assert sqlcode(cur, "EXECUTE FUNCTION cents(12.5::dollars)") == -674
+    assert sqlcode(cur, "SELECT inl(bal) FROM acct") == -674  # inline: expanded as a CAST
+    # cast to the source first, then the built-in rules apply
+    assert rows(cur, "SELECT cents(bal::DECIMAL(10,2)) FROM acct ORDER BY id") == [
+        (1200,), (700,)]
+    assert rows(cur, "EXECUTE FUNCTION cents(7::INT)") == [(700,)]
+
+
+def test_case_branches_and_union_columns_need_compatible_types(cur: ifxwire.Cursor) -> None:
+    """Guide to SQL: Syntax, "CASE expressions data type compatibility" (ids_sqs_2105: the
+    results "should be of the same data type or be compatible data types ... an error
+    occurs" otherwise) with ids_sqr_116 (a DISTINCT type is not its source without a cast):
+    -800 "Corresponding data types must be compatible in CASE expression or DECODE
+    function." and, for UNION, -308 (Informix's message catalogue) [inferred: no page shows
+    a DISTINCT type in a CASE or a UNION; NVL, NVL2 and COALESCE take -800 too]."""
+    assert sqlcode(cur, "SELECT CASE WHEN id = 1 THEN bal ELSE plain END FROM acct") == -800
+    assert sqlcode(cur, "SELECT CASE WHEN id = 1 THEN bal ELSE 0.5 END FROM acct") == -800
+    assert sqlcode(cur, "SELECT NVL(bal, plain) FROM acct") == -800
+    assert sqlcode(cur, "SELECT COALESCE(bal, plain) FROM acct") == -800
+    assert sqlcode(cur, "SELECT NVL2(id, bal, plain) FROM acct") == -800
+    assert sqlcode(cur, "SELECT DECODE(id, 1, bal, plain) FROM acct") == -800
+    # a simple CASE or DECODE compares its subject with each WHEN value (ids_sqs_0375)
+    assert sqlcode(cur, "SELECT CASE bal WHEN 12.5 THEN 1 END FROM acct") == -674
+    assert sqlcode(cur, "SELECT DECODE(bal, 12.5, 1, 0) FROM acct") == -674
+    assert sqlcode(cur, "SELECT bal FROM acct UNION SELECT plain FROM acct") == -308
+    assert sqlcode(cur, "SELECT plain FROM acct UNION ALL SELECT bal FROM acct") == -308
+    # the same type, NULL, or a cast written out
+    assert rows(cur, "SELECT CASE WHEN id = 1 THEN bal ELSE plain::dollars END FROM acct "
+                     "ORDER BY id") == [(Decimal("12.50"),), (Decimal("1.00"),)]
+    assert rows(cur, "SELECT NVL(bal, NULL), CASE WHEN id = 2 THEN NULL ELSE bal END "
+                     "FROM acct ORDER BY id") == [
+        (Decimal("12.50"), Decimal("12.50")), (Decimal("7.25"), None)]
+    assert rows(cur, "SELECT CASE bal WHEN 12.5::dollars THEN 'a' ELSE 'b' END FROM acct "
+                     "ORDER BY id") == [("a",), ("b",)]
+    assert rows(cur, "SELECT bal FROM acct WHERE id = 1 UNION "
+                     "SELECT plain::dollars FROM acct WHERE id = 2 ORDER BY 1") == [
+        (Decimal("1.00"),), (Decimal("12.50"),)]
+    assert rows(cur, "SELECT bal FROM acct WHERE id = 1 UNION ALL SELECT NULL FROM acct "
+                     "WHERE id = 2") == [(Decimal("12.50"),), (None,)]
+    # with implicit casts both ways the two mix (ids_ddi_339)
+    cur.execute("DROP CAST (dollars AS DECIMAL(10,2))")
+    cur.execute("CREATE IMPLICIT CAST (dollars AS DECIMAL(10,2))")
+    assert rows(cur, "SELECT NVL(bal, plain) FROM acct ORDER BY id") == [
+        (Decimal("12.50"),), (Decimal("7.25"),)]

@@ -34,6 +34,11 @@ VIEW_COLUMNS = -382  # [jcat] (CREATE VIEW v (cols) with another number of colum
 #   clause's column list too [guess])
 UNION_COLUMNS = -317  # [jcat] "...the same number of selected columns in each UNION, INTERSECT,
 #   or MINUS query."
+UNION_TYPES = -308  # [jcat] "...corresponding column data types must be compatible for each
+#   UNION, INTERSECT, or MINUS query." (a DISTINCT type and another without an implicit cast:
+#   fidelity48 [inferred])
+CASE_TYPES = -800  # [jcat] "Corresponding data types must be compatible in CASE expression or
+#   DECODE function." (also NVL, NVL2, COALESCE here [inferred]; fidelity48)
 HOSTVAR_COUNT = -254  # [cat] "Too many or too few host variables given."
 UNMATCHED_QUOTE = -282  # [peer] CHANGELOG 2026.09.03: 'a\'b' is unterminated -> -282
 HAVING_NOT_GROUPED = -304  # [jcat] "HAVING can only have expressions with aggregates or columns
@@ -531,6 +536,10 @@ MESSAGES: dict[int, str] = {
     INSERT_COUNT: "Number of columns in INSERT does not match number of VALUES.",
     UNION_COLUMNS: ("The statement failed because you must have the same number of selected "
                     "columns in each UNION, INTERSECT, or MINUS query."),
+    UNION_TYPES: ("The statement failed because corresponding column data types must be "
+                  "compatible for each UNION, INTERSECT, or MINUS query."),
+    CASE_TYPES: ("Corresponding data types must be compatible in CASE expression or DECODE "
+                 "function."),
     VIEW_COLUMNS: "Same number of columns must be specified for view and select clause.",
     HOSTVAR_COUNT: "Too many or too few host variables given.",
     UNMATCHED_QUOTE: "Found a quote for which there is no matching quote.",

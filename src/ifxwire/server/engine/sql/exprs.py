@@ -12,7 +12,8 @@
   compared with a DATE column becomes the day number, per DBDATE), so errors are Informix's;
 * ``?`` parameters take the type of what they are compared or assigned to (IDESCRIBE).
 
-The type algebra (result types, literal types, storage kinds) is in ``exprtypes.py``, split
+The type algebra (result types, literal types, storage kinds, ``ty``/``typed``) is in
+``exprtypes.py``, the last step of a comparison in ``comparing.py``, split
 from here for the ~800-line rule.
 """
 
@@ -33,6 +34,7 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from . import refusals, udt_casts
+from .comparing import blank_padded, compared
 from .exprtypes import (
     MONEY32,
     NULLTYPE,
@@ -44,6 +46,8 @@ from .exprtypes import (
     needs_fit,
     storage_kind,
 )
+from .exprtypes import ty as ty  # re-exported: the compiler's modules import it from here
+from .exprtypes import typed as typed
 from .hooks import TRANSLATION
 from .ifxnodes import (
     IfxCollection,
@@ -63,16 +67,6 @@ from .rowids import IfxRowid
 T = TypeCode
 U = TimeUnit
 LIKE_ESCAPE = "\\"  # Informix: backslash is LIKE/MATCHES' default escape character
-
-
-def ty(node: exp.Expr) -> IfxType:
-    t = node.meta.get("t")
-    return t if isinstance(t, IfxType) else UNKNOWN
-
-
-def typed(node: exp.Expr, t: IfxType) -> exp.Expr:
-    node.meta["t"] = t
-    return node
 
 
 def func(name: str, *args: exp.Expr) -> exp.Expr:
@@ -374,7 +368,7 @@ class ExprTranslator:
             # (RTRIM, ``IfxType.sqlite_decl``) says so when one side is a column; two
             # expressions (``'a' = 'a '``, ``vc || '' = 'xy'``) need it said here.
             left = exp.Collate(this=left, expression=exp.Var(this="RTRIM"))
-        return _compared(node, left, dec)
+        return compared(node, left, dec)
 
     def logical(self, node: exp.Expr) -> exp.Expr:
         for key in ("this", "expression"):
@@ -474,8 +468,8 @@ class ExprTranslator:
             if this2 is not this and not self.is_const(this):
                 this = this2
             node.set(key, other)
-        this = _blank_padded(this, [node.args["low"], node.args["high"]])
-        return _compared(node, this, dec)
+        this = blank_padded(this, [node.args["low"], node.args["high"]])
+        return compared(node, this, dec)
 
     def in_(self, node: exp.In) -> exp.Expr:
         if node.args.get("field") is not None:
@@ -483,6 +477,9 @@ class ExprTranslator:
             return member
         this = self.tx(node.this)
         if node.args.get("query"):
+            # the subquery's column meets ``this`` as an IN list's item would (udt_casts)
+            probe = typed(exp.Paren(this=exp.Null()), self.subquery_type(node.args["query"]))
+            this, _ = udt_casts.operands(self.find_cast, node, this, probe)
             node.set("query", typed(node.args["query"], UNKNOWN))
             node.set("this", this)
             return typed(node, it.BOOLEAN)
@@ -497,8 +494,8 @@ class ExprTranslator:
                 pass
             items.append(other)
         node.set("expressions", items)
-        this = _blank_padded(this, items)
-        return _compared(node, this, dec)
+        this = blank_padded(this, items)
+        return compared(node, this, dec)
 
     def is_(self, node: exp.Is) -> exp.Expr:
         node.set("this", self.tx(node.this))
@@ -557,6 +554,7 @@ class ExprTranslator:
         for when in node.args.get("ifs") or []:
             cond = self.tx(when.this)
             if subject is not None:
+                _, cond = udt_casts.operands(self.find_cast, when, subject, cond)
                 _, cond, _ = self.compare(subject, cond)
             when.set("this", cond)
             res = self.tx(when.args["true"])
@@ -566,6 +564,7 @@ class ExprTranslator:
         if default is not None:
             default = self.tx(default)
             results.append(default)
+        udt_casts.branches(self.find_cast, results)
         rtype = common_type(results)
         for when in node.args.get("ifs") or []:
             when.set("true", self.unify(when.args["true"], rtype))
@@ -778,23 +777,3 @@ _DISPATCH: dict[type, Callable[[ExprTranslator, Any], exp.Expr]] = {
     IfxTyped: lambda tx, node: node.this,  # translated already (cast_call)
 }
 
-
-def _compared(node: exp.Expr, this: exp.Expr, dec: bool) -> exp.Expr:
-    """A comparison (``=``, BETWEEN, IN) with its left operand set: under the IFXDEC
-    collation when decimals compare (``compare`` said so), so SQLite orders them as numbers."""
-    if dec:
-        this = exp.Collate(this=this, expression=exp.Var(this="IFXDEC"))
-    node.set("this", this)
-    return typed(node, it.BOOLEAN)
-
-
-def _blank_padded(this: exp.Expr, others: list[exp.Expr]) -> exp.Expr:
-    """IN's and BETWEEN's left operand under ``COLLATE RTRIM`` when it is a character
-    expression that is not a column and meets another character value: ids_sqr_148's
-    blank-padded comparison, as ``comparison`` says it for ``=``. SQLite takes an IN list's
-    collation from its left operand only (a column in the list does not lend its own), and a
-    BETWEEN's from the left operand first."""
-    if (ty(this).is_string and not isinstance(this, exp.Column)
-            and any(ty(o).is_string for o in others)):
-        return exp.Collate(this=this, expression=exp.Var(this="RTRIM"))
-    return this

@@ -28,6 +28,17 @@ COUNT_TYPE = it.decimal(15, 0)
 MONEY32 = IfxType(T.MONEY, prec=32, scale=FLOATING)
 
 
+def ty(node: exp.Expr) -> IfxType:
+    """The Informix type the compiler gave ``node`` (UNKNOWN when none yet)."""
+    t = node.meta.get("t")
+    return t if isinstance(t, IfxType) else UNKNOWN
+
+
+def typed(node: exp.Expr, t: IfxType) -> exp.Expr:
+    node.meta["t"] = t
+    return node
+
+
 def storage_kind(t: IfxType) -> str:
     code = t.code
     if t.cx is not None:

@@ -16,7 +16,7 @@ from ..core import ifxtypes as it
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import FLOATING, IfxType
-from . import builtins, olap
+from . import builtins, olap, udt_casts
 from .aggregate_sql import _aggregate
 from .exprs import ExprTranslator, common_type, func, keylit, ty, typed
 from .exprtypes import dec_shape, int_result, storage_kind
@@ -293,6 +293,7 @@ def _nvl2(tx: ExprTranslator, node: exp.Anonymous) -> exp.Expr:
     args = _args(tx, node)
     if len(args) != 3:
         raise EngineError(sc.NO_ROUTINE, near="nvl2")
+    udt_casts.branches(tx.find_cast, args[1:])
     rtype = common_type(args[1:])
     case = exp.Case(ifs=[exp.If(this=exp.Not(this=exp.Is(this=args[0], expression=exp.Null())),
                                 true=tx.unify(args[1], rtype))], default=tx.unify(args[2], rtype))
@@ -372,6 +373,7 @@ def translate_function(tx: ExprTranslator, node: exp.Func | exp.Window) -> exp.E
     if isinstance(node, exp.Coalesce):
         first = tx.tx(_arg(node))
         rest = [tx.tx(e) for e in node.expressions]
+        udt_casts.branches(tx.find_cast, [first, *rest])
         rtype = common_type([first, *rest])
         node.set("this", tx.unify(first, rtype))
         node.set("expressions", [tx.unify(e, rtype) for e in rest])
@@ -699,6 +701,7 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
     results: list[exp.Expr] = []
     for i in range(0, len(pairs), 2):
         probe = tx.tx(pairs[i])
+        _, probe = udt_casts.operands(tx.find_cast, node, subject, probe)  # as CASE's WHEN
         s, probe, dec = tx.compare(subject.copy(), probe)
         left = exp.Collate(this=s, expression=exp.Var(this="IFXDEC")) if dec else s
         if probe.meta.get("null"):
@@ -709,6 +712,7 @@ def _decode(tx: ExprTranslator, node: exp.DecodeCase) -> exp.Expr:
         results.append(res)
         ifs.append(exp.If(this=cond, true=res))
     d = tx.tx(default) if default is not None else None
+    udt_casts.branches(tx.find_cast, results + ([d] if d is not None else []))
     rtype = common_type(results + ([d] if d is not None else []))
     for i, res in enumerate(results):
         ifs[i].set("true", tx.unify(res, rtype))

@@ -25,6 +25,7 @@ from sqlglot import exp
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
+from . import udt_casts
 from .exprs import ExprTranslator, ty
 from .exprtypes import UNKNOWN, common_of
 from .functions_sql import result_name
@@ -109,8 +110,10 @@ def type_set_operation(compiler: Compiler, node: exp.SetOperation) -> None:
         raise EngineError(sc.UNION_COLUMNS)
     result: list[tuple[str, IfxType]] = []
     tx = ExprTranslator(compiler.ctx, lambda c: UNKNOWN, lambda s: UNKNOWN)
+    find = compiler.cast_finder()
     for i in range(width):
         types = [o[i][1] for o in columns]
+        _distinct_compatible(find, branches, types, i)
         common = common_of([t for t in types if t.code != -1]) if len(set(types)) > 1 \
             else types[0]
         if any(not t.notnull for t in types):
@@ -122,6 +125,26 @@ def type_set_operation(compiler: Compiler, node: exp.SetOperation) -> None:
         result.append((columns[0][i][0], common))
     compiler.outputs[id(node)] = result
     compiler._pinned.append(node)  # the id() stays this node's (translate.Compiler)
+
+
+def _distinct_compatible(find: udt_casts.CastFinder | None, branches: list[exp.Select],
+                         types: list[IfxType], i: int) -> None:
+    """-308 when the ``i``-th columns of the branches mix a DISTINCT type with a type it is
+    not compatible with (``udt_casts.compatible``: the same type or an implicit cast;
+    fidelity48 [inferred from ids_sqr_116 and the -308 text]). NULL, ``?`` and a quoted
+    string pass."""
+    if find is None or not any(udt_casts.is_udt(t) for t in types):
+        return
+    known: list[IfxType] = []
+    for branch, t in zip(branches, types, strict=True):
+        proj = branch.expressions[i] if i < len(branch.expressions) else None
+        if isinstance(proj, exp.Alias):
+            proj = proj.this
+        if proj is not None and "t" in proj.meta and udt_casts.passes_freely(proj):
+            continue
+        known.append(t)
+    if any(not udt_casts.compatible(find, known[0], t) for t in known[1:]):
+        raise EngineError(sc.UNION_TYPES)
 
 
 def _convert_projection(tx: ExprTranslator, branch: exp.Select, i: int, dst: IfxType) -> None:

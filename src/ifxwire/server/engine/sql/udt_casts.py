@@ -161,3 +161,71 @@ def explicit(find: CastFinder | None, node: exp.Expr, target: IfxType,
 
 def _name(t: IfxType) -> str:
     return f"distinct of {t.sql()}" if is_udt(t) else t.sql()
+
+
+def argument_fits(find: CastFinder | None, arg: IfxType | None, param: IfxType,
+                  free: bool = False) -> bool:
+    """Whether a value of ``arg`` may be passed to a routine's parameter of type ``param``
+    (fidelity48). "A distinct data type can be passed to all routines defined for the
+    source; however, the source data type cannot be passed to routines defined for the
+    distinct data type" (Database Design, ids_dmdo_031). Routine resolution takes, for a
+    DISTINCT argument, a parameter of that type, of its source type, or of a type an implicit
+    cast leads to (User-Defined Routines, ids_udr_074, ids_udr_078); the source's built-in
+    casts are not inherited (ids_udr_081), so a DISTINCT of INT does not reach a DECIMAL
+    parameter [inferred]. A value of another type reaches a DISTINCT parameter only through
+    an implicit cast. NULL, a ``?`` and a quoted string pass (``passes_freely``)."""
+    if find is None or arg is None or arg.code == -1 or free:
+        return True
+    if not (is_udt(arg) or is_udt(param)) or same_type(arg, param):
+        return True
+    if is_udt(arg) and not param.distinct and param.code == arg.code:
+        return True  # its source type
+    row = find(arg, param)
+    if row is not None and row.implicit and row.routine is not None:
+        raise EngineError(sc.NOT_IMPLEMENTED, near=row.routine, message=(
+            f"an implicit cast through the function {row.routine} in a routine's argument"))
+    return row is not None and row.implicit
+
+
+def check_arguments(find: CastFinder | None, name: str, args: list[tuple[IfxType | None, bool]],
+                    params: list[IfxType]) -> None:
+    """-674 "Routine (name) can not be resolved." when an argument (its type, whether it
+    passes freely) does not fit its parameter (``argument_fits``)."""
+    for (arg, free), param in zip(args, params, strict=False):
+        if not argument_fits(find, arg, param, free):
+            raise EngineError(sc.NO_ROUTINE, near=name)
+
+
+def free_text(node: exp.Expr) -> bool:
+    """An argument not yet translated that passes freely: NULL, ``?``, a quoted string."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return isinstance(node, (exp.Null, exp.Placeholder)) or (
+        isinstance(node, exp.Literal) and node.is_string)
+
+
+def compatible(find: CastFinder | None, a: IfxType, b: IfxType) -> bool:
+    """Two branch types that may share one result (CASE, UNION; fidelity48): when one is a
+    DISTINCT type, the same type or an implicit cast either way [inferred: the pages ask the
+    branches to be "of the same data type or be compatible data types" (Guide to SQL: Syntax,
+    "CASE expressions data type compatibility", ids_sqs_2105), and a DISTINCT type is
+    compatible with another only through an implicit cast (ids_sqr_116)]."""
+    if find is None or not (is_udt(a) or is_udt(b)) or same_type(a, b):
+        return True
+    for row in (find(a, b), find(b, a)):
+        if row is not None and row.implicit and row.routine is None:
+            return True
+    return False
+
+
+def branches(find: CastFinder | None, results: list[exp.Expr]) -> None:
+    """The result branches of a CASE, DECODE, NVL, NVL2 or COALESCE: -800 "Corresponding
+    data types must be compatible in CASE expression or DECODE function." when a DISTINCT
+    type meets a type it is not compatible with (``compatible``; NULL, ``?`` and a quoted
+    string pass freely)."""
+    typed_ = [t for r in results if not passes_freely(r) and (t := _t(r)) is not None]
+    if find is None or not any(is_udt(t) for t in typed_):
+        return
+    for other in typed_[1:]:
+        if not compatible(find, typed_[0], other):
+            raise EngineError(sc.CASE_TYPES)

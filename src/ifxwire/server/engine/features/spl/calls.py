@@ -25,7 +25,9 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.errors import internal as _internal
+from ...core.ifxtypes import IfxType
 from ...schema.routines import Routine
+from ...sql import udt_casts
 from ...sql.exprs import func, ty, typed
 from ...sql.hooks import TRANSLATION
 from ...sql.ifxnodes import IfxSlv, ifx_type_node
@@ -68,6 +70,43 @@ def _resolve(compiler: Compiler, call: a.CallSpec) -> Routine:
     return choose(call.name, found, [])
 
 
+def _check_arguments(compiler: Compiler, routine: Routine, given: list[exp.Expr]) -> None:
+    """-674 when an argument may not be passed to its parameter (DISTINCT types:
+    ``udt_casts.argument_fits``); the arguments' types from a probe compilation."""
+    find = compiler.cast_finder()
+    if find is None or not given:
+        return
+    probe = _Compiler(compiler.lookup, compiler.ctx, compiler.delimident)
+    probe.allow_bare_params = True
+    try:
+        types = probe.compile_query(exp.Select(expressions=[e.copy() for e in given])).types
+    except EngineError:
+        return  # an argument typed only by its parameter (a collection literal, …): the
+        # compilation of the call itself reports what is wrong
+    udt_casts.check_arguments(find, routine.name, [
+        (t, udt_casts.free_text(e)) for t, e in zip(types, given, strict=False)],
+        [t for _, t in routine.params])
+
+
+def _check_inline(tx: ExprTranslator, routine: Routine, args: list[exp.Expr]) -> None:
+    """An inline function's arguments, which expansion CASTs to the parameters' types,
+    checked first as a call takes them (``udt_casts.argument_fits``): every argument when a
+    parameter is of a DISTINCT type, else each bare column (translating a copy of it has no
+    side effect)."""
+    every = any(t.distinct for _, t in routine.params)
+    seen: list[tuple[IfxType | None, bool]] = []
+    for arg in args:
+        probe = None
+        if every or isinstance(arg, exp.Column):
+            try:
+                probe = tx.tx(arg.copy())
+            except EngineError:
+                probe = None  # the expansion's own translation reports it
+        seen.append((None, True) if probe is None else (
+            ty(probe), udt_casts.passes_freely(probe)))
+    udt_casts.check_arguments(tx.find_cast, routine.name, seen, [t for _, t in routine.params])
+
+
 def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     if call.into:
         raise EngineError(sc.SYNTAX, near="INTO")
@@ -80,6 +119,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
     given = outparams.named_args(routine, [e.copy() for e in call.args])
+    _check_arguments(compiler, routine, given)
     exprs = given + default_exprs(routine, len(given))
     if exprs:
         compiler.allow_bare_params = True
@@ -173,6 +213,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     found = candidates(routines, "function", len(args))
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
         outparams.refuse_outputs(found[0])
+        _check_inline(tx, found[0], args)
         compiler.routines.add(found[0].procid)
         exprs = expand(found[0], args, compiler.parse_exprs)
         if len(exprs) != 1:
@@ -180,6 +221,8 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
         return exprs[0]
     targs = [tx.tx(arg) for arg in args]
     routine = choose(name, found, [ty(arg) for arg in targs])
+    udt_casts.check_arguments(tx.find_cast, routine.name, [
+        (ty(arg), udt_casts.passes_freely(arg)) for arg in targs], [t for _, t in routine.params])
     outparams.refuse_outputs(routine)
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=name)

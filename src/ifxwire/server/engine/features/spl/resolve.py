@@ -5,7 +5,8 @@ candidates are those of the right kind (EXECUTE FUNCTION needs a function) whose
 count admits the argument count (parameters with a DEFAULT may be left out); among several,
 each argument scores by how closely its type matches the parameter's (same type, then same
 family, then any numeric for a numeric), and the best total wins. An argument of unknown
-type (a ``?``) fits any parameter. Equal best scores are ambiguous, as on Informix.
+type (a ``?``) fits any parameter. A DISTINCT argument prefers its own type, then its source
+(ids_udr_074). Equal best scores are ambiguous, as on Informix.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ def _family(t: IfxType) -> str:
 def _score(param: IfxType, arg: IfxType | None) -> int:
     if arg is None or arg.code == -1:
         return 1
+    if arg.distinct or param.distinct:
+        # DISTINCT types (fidelity48): its own type first, then its source; any other pair
+        # only through an implicit cast, which the call checks (udt_casts.argument_fits)
+        if arg.distinct and param.distinct and arg.xid == param.xid:
+            return 5
+        return 4 if arg.distinct and not param.distinct and param.code == arg.code else 1
     if param.key == arg.nullable().key or param.code == arg.code:
         return 4
     if _family(param) == _family(arg):
