@@ -47,7 +47,8 @@ Left on one driver, and why:
   test_open_cursor_cache.py (several users' sessions on servers of its own),
   test_interrupt_wakeups.py (the server's interrupt thread's wake-ups, counted in /proc),
   test_txn_failing_statement.py (the server's statement-level undo inside a transaction,
-  152 cases; its driver path is autocommit off, plain execute).
+  152 cases; its driver path is autocommit off, plain execute), test_spl_exception_undo.py
+  (the same undo when an SPL handler catches the failing statement, 74 cases).
   Such modules that use the ``conn`` fixture run on both all the same (the asyncio
   cursor's describe, fetch and error paths under the server's whole SQL): test_system_catalog.py,
   test_set_operations.py, test_composite_sql.py, test_hibernate_refusals.py,
