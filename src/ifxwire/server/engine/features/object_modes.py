@@ -404,15 +404,23 @@ def _duplicate(table: str, cols: list[str]) -> str:
     return f"EXISTS (SELECT 1 FROM {table} WHERE {match}{{self}})"
 
 
+def started(conn: sqlite3.Connection, tabid: int) -> tuple[str, str, int | None] | None:
+    """A target table's started violations and diagnostics tables and its MAX ROWS (None:
+    no violations table); the filter triggers and violations.py read it."""
+    row = conn.execute(
+        "SELECT v.tabname, d.tabname, s.maxrows FROM sysviolations s JOIN systables v ON "
+        "v.tabid = s.viotid JOIN systables d ON d.tabid = s.diatid WHERE s.targettid = ?",
+        (tabid,)).fetchone()
+    return None if row is None else (str(row[0]), str(row[1]),
+                                     None if row[2] is None else int(row[2]))
+
+
 def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> None:
     found = objects(dc, info, tables)
     if not found:
         return
     conn = dc.conn
-    row = conn.execute("SELECT v.tabname, d.tabname, s.maxrows FROM sysviolations s JOIN "
-                       "systables v ON "
-                       "v.tabid = s.viotid JOIN systables d ON d.tabid = s.diatid WHERE "
-                       "s.targettid = ?", (info.tabid,)).fetchone()
+    row = started(conn, info.tabid)
     for event in ("INSERT", "UPDATE"):
         self_test = "" if event == "INSERT" else " AND rowid IS NOT OLD.rowid"
         conds = [(kind, owner, name, state, cond.replace("{self}", self_test))

@@ -40,16 +40,6 @@ _CHECKED = frozenset(("drop_table", "alter_table", "alter_fragment", "rename_tab
                       "rename_column", "create_trigger"))
 
 
-def _started(dc: DdlContext, tabid: int) -> tuple[str, str, int | None] | None:
-    """The violations and diagnostics tables' names and MAX ROWS of a target table."""
-    row = dc.conn.execute(
-        "SELECT v.tabname, d.tabname, s.maxrows FROM sysviolations s JOIN systables v ON "
-        "v.tabid = s.viotid JOIN systables d ON d.tabid = s.diatid WHERE s.targettid = ?",
-        (tabid,)).fetchone()
-    return None if row is None else (str(row[0]), str(row[1]),
-                                     None if row[2] is None else int(row[2]))
-
-
 def set_constraint_modes(dc: DdlContext, spec: ConstraintModeSpec) -> None:
     """SET CONSTRAINTS: ENABLED or FILTERING of disabled constraints checks their rows first
     (``_enabling``), then object_modes sets the modes."""
@@ -86,7 +76,7 @@ def _enabling(dc: DdlContext, chosen: list[tuple[str, str, int]]) -> None:
     by_tabid = {t.tabid: t for t in dc.schema.tables.values()}
     for tabid in sorted({t for _, _, t in chosen}):
         info = by_tabid.get(tabid)
-        started = _started(dc, tabid)
+        started = object_modes.started(dc.conn, tabid)
         if info is None or started is None:
             continue  # no violations table: enabling fails with the object's own error
         states = {(k, n): "D" for k, n, t in chosen if t == tabid}
@@ -169,7 +159,7 @@ def before_ddl(dc: DdlContext, kind: str, spec: object) -> None:
         # ids_sqs_1228: "If the target table is dropped in the restricted mode, the DROP
         # TABLE operation fails"; the code is not given
         raise not_implemented("DROP TABLE … RESTRICT of a table with a violations table")
-    started = _started(dc, info.tabid)
+    started = object_modes.started(dc.conn, info.tabid)
     dc.conn.execute("DELETE FROM sysviolations WHERE targettid = ?", (info.tabid,))
     assert started is not None
     for table in started[:2]:

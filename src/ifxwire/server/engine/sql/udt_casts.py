@@ -120,14 +120,25 @@ def _implicit(row: CastRow, node: exp.Expr, target: IfxType, routine: str) -> ex
     return retyped(node, target)
 
 
-def assignment(find: CastFinder | None, node: exp.Expr, target: IfxType, column: str,
-               call: Callable[[str], exp.Expr]) -> exp.Expr | None:
-    """A value assigned to a column of type ``target``: None when it needs nothing of
-    syscasts, the value converted by an implicit cast, or -9632 naming the column."""
+def _syscasts_source(find: CastFinder | None, node: exp.Expr, target: IfxType
+                     ) -> IfxType | None:
+    """The type ``node`` is converted from when syscasts decides the conversion to
+    ``target`` (a DISTINCT type on either side, a value that does not pass freely, two
+    types); None when the built-in conversions apply."""
     src = _t(node)
     if find is None or src is None or not (is_udt(src) or is_udt(target)):
         return None
     if passes_freely(node) or same_type(src, target):
+        return None
+    return src
+
+
+def assignment(find: CastFinder | None, node: exp.Expr, target: IfxType, column: str,
+               call: Callable[[str], exp.Expr]) -> exp.Expr | None:
+    """A value assigned to a column of type ``target``: None when it needs nothing of
+    syscasts, the value converted by an implicit cast, or -9632 naming the column."""
+    src = _syscasts_source(find, node, target)
+    if find is None or src is None:
         return None
     row = find(src, target)
     if row is None or not row.implicit:
@@ -141,10 +152,8 @@ def explicit(find: CastFinder | None, node: exp.Expr, target: IfxType,
              call: Callable[[str], exp.Expr], name: str = "") -> exp.Expr | None:
     """``CAST(node AS target)``: None when syscasts has nothing to say (the built-in
     conversions apply), the value cast, or -9634 "No cast from a to b."."""
-    src = _t(node)
-    if find is None or src is None or not (is_udt(src) or is_udt(target)):
-        return None
-    if passes_freely(node) or same_type(src, target):
+    src = _syscasts_source(find, node, target)
+    if find is None or src is None:
         return None
     row = find(src, target)
     if row is not None:
