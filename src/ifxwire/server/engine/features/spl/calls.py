@@ -70,12 +70,22 @@ def _resolve(compiler: Compiler, call: a.CallSpec) -> Routine:
     return choose(call.name, found, [])
 
 
+def _plain_value(e: exp.Expr) -> bool:
+    """A constant or a host variable: never of a DISTINCT type."""
+    if isinstance(e, exp.Neg):
+        e = e.this
+    return isinstance(e, exp.Literal | exp.Null | exp.Boolean | exp.Placeholder
+                      | exp.Parameter)
+
+
 def _check_arguments(compiler: Compiler, routine: Routine, given: list[exp.Expr]) -> None:
     """-674 when an argument may not be passed to its parameter (DISTINCT types:
     ``udt_casts.argument_fits``); the arguments' types from a probe compilation."""
     find = compiler.cast_finder()
     if find is None or not given:
         return
+    if not any(t.distinct for _, t in routine.params) and all(map(_plain_value, given)):
+        return  # constants and parameters are of no DISTINCT type: no probe compilation
     probe = _Compiler(compiler.lookup, compiler.ctx, compiler.delimident)
     probe.allow_bare_params = True
     try:
