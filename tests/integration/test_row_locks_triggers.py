@@ -140,3 +140,82 @@ def test_consecutive_ddl_in_a_transaction_takes_one_catalogue_snapshot(
     c.execute("COMMIT WORK")
     assert _snapshots(srv) == (taken + 3, reused + 13)
     assert c.execute("SELECT COUNT(*) FROM m0").fetchall() == [(0,)]
+
+
+def _traced(srv: Any, c: ifxwire.Connection, sql: str) -> list[str]:
+    """The SQLite statements the (only) session's connection runs for ``sql``."""
+    (session,) = list(srv._sessions)
+    conn = session.engine.conn
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    try:
+        c.execute(sql)
+    finally:
+        conn.set_trace_callback(None)
+    return seen
+
+
+def test_ddl_in_a_transaction_reads_no_whole_catalogue_table(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """The catalogue rows a DDL statement writes are recorded by TEMP triggers
+    (schema/changelog.py), not found by reading every catalogue row before and after it;
+    ROLLBACK WORK still takes everything back."""
+    srv, c = rl
+    c.execute("CREATE TABLE keep (k INT)")
+    c.execute("BEGIN WORK")
+    seen = _traced(srv, c, "CREATE TABLE fresh (id SERIAL PRIMARY KEY, v INT DEFAULT 3)")
+    seen += _traced(srv, c, "ALTER TABLE keep ADD (w INT)")
+    whole = [q for q in seen if q.startswith("SELECT rowid, * FROM main.")]
+    assert whole == []
+    assert any("_ifxcl_log" in q for q in seen)  # (the recorded changes were read)
+    c.execute("ROLLBACK WORK")
+    assert {r[0] for r in c.execute(
+        "SELECT tabname FROM systables WHERE tabid >= 100").fetchall()} == {"keep"}
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'keep'").fetchall()] == ["k"]
+    assert c.execute("SELECT count(*) FROM sysconstraints WHERE tabid >= 100").fetchone() == (0,)
+
+
+def test_alter_sets_a_table_aside_by_renaming_only_when_a_foreign_key_names_it(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """ALTER TABLE's rebuild copies an unreferenced table's rows into a TEMP table and drops
+    it (SQLite's RENAME reads the whole schema again); a table a foreign key names is
+    renamed aside as before, since dropping it would delete its rows with the keys' ON
+    DELETE actions. Either way every value comes back as it was and no child row goes; and
+    ROLLBACK WORK puts the parent back the same way (it was -999 before, the foreign key
+    refusing the parent's drop, and the ALTER stood)."""
+    srv, c = rl
+    c.execute("CREATE TABLE lone (a DECIMAL(30,20), b FLOAT, c CHAR(5), d DATETIME YEAR TO "
+              "FRACTION(5), e INT8)")
+    c.execute("INSERT INTO lone VALUES (1.12345678901234567890, 2.5e300, 'ab', "
+              "'2026-12-02 05:30:00.12345', 9223372036854775807)")
+    c.execute("INSERT INTO lone VALUES (NULL, -0.1, NULL, NULL, -1)")
+    c.execute("CREATE TABLE parent (id INT PRIMARY KEY, v VARCHAR(10))")
+    c.execute("CREATE INDEX parent_v ON parent (v)")
+    c.execute("CREATE TABLE child (id INT, pid INT REFERENCES parent (id) ON DELETE CASCADE)")
+    c.execute("INSERT INTO parent VALUES (1, 'p')")
+    c.execute("INSERT INTO child VALUES (10, 1)")
+    lone = c.execute("SELECT * FROM lone ORDER BY e").fetchall()
+    for transaction in (False, True):
+        if transaction:
+            c.execute("BEGIN WORK")
+        seen = _traced(srv, c, f"ALTER TABLE lone ADD (x{int(transaction)} INT)")
+        assert not any("RENAME TO" in q for q in seen)
+        assert [r[:5] for r in c.execute("SELECT * FROM lone ORDER BY e").fetchall()] == lone
+        seen = _traced(srv, c, f"ALTER TABLE parent ADD (y{int(transaction)} INT)")
+        assert any("RENAME TO" in q for q in seen)
+        assert c.execute("SELECT * FROM child").fetchall() == [(10, 1)]
+        assert c.execute("SELECT id, v FROM parent").fetchall() == [(1, "p")]
+        if transaction:
+            c.execute("ROLLBACK WORK")
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'lone' ORDER BY colno").fetchall()] == ["a", "b", "c", "d", "e", "x0"]
+    assert [r[:5] for r in c.execute("SELECT * FROM lone ORDER BY e").fetchall()] == lone
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'parent' ORDER BY colno").fetchall()] == ["id", "v", "y0"]
+    assert c.execute("SELECT v FROM parent WHERE v = 'p'").fetchall() == [("p",)]
+    c.execute("DELETE FROM parent")
+    assert c.execute("SELECT count(*) FROM child").fetchone() == (0,)  # the cascade stands

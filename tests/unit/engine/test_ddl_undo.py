@@ -30,13 +30,14 @@ def test_a_created_user_table_is_dropped_and_a_created_server_table_kept() -> No
     deletes the statement's own rows and leaves the table; a user table is dropped."""
     conn = _db()
     before = ddl_undo.objects(conn)
-    rows = ddl_undo.catalogue(conn, before)
+    rows = ddl_undo.large_objects(conn)
+    tables = ddl_undo.record(conn, before)
     conn.execute("CREATE TABLE fresh (c INTEGER)")
     conn.execute("CREATE INDEX fresh_c ON fresh (c)")
     conn.execute("INSERT INTO systables VALUES ('fresh', 101, 'T')")
     conn.execute("CREATE TABLE _ifx_firstuse (k INTEGER)")
     conn.execute("INSERT INTO _ifx_firstuse VALUES (7)")
-    entries, created = ddl_undo.entries(conn, before, rows, {})
+    entries, created = ddl_undo.entries(conn, before, rows, {}, tables)
     assert created == ["fresh"]
     conn.execute("INSERT INTO _ifx_firstuse VALUES (8)")  # another session's, committed
     undo.apply(conn, entries)
@@ -49,11 +50,12 @@ def test_a_created_user_table_is_dropped_and_a_created_server_table_kept() -> No
 def test_an_altered_table_comes_back_with_rows_and_indexes() -> None:
     conn = _db()
     before = ddl_undo.objects(conn)
-    rows = ddl_undo.catalogue(conn, before)
+    rows = ddl_undo.large_objects(conn)
+    tables = ddl_undo.record(conn, before)
     assert ddl_undo.backup(conn, "kept", "_ifx_ddlbk_t_0")
     conn.execute("ALTER TABLE kept ADD COLUMN c INTEGER")
     conn.execute("DELETE FROM kept WHERE a = 1")
-    entries, _ = ddl_undo.entries(conn, before, rows, {"kept": "_ifx_ddlbk_t_0"})
+    entries, _ = ddl_undo.entries(conn, before, rows, {"kept": "_ifx_ddlbk_t_0"}, tables)
     undo.apply(conn, entries)
     assert [r[1] for r in conn.execute("PRAGMA table_info(kept)")] == ["a", "b"]
     assert conn.execute("SELECT rowid, a, b FROM kept ORDER BY a").fetchall() == [
@@ -66,7 +68,8 @@ def test_a_table_changed_without_a_copy_is_refused() -> None:
     the caller runs the statement again escalated."""
     conn = _db()
     before = ddl_undo.objects(conn)
-    rows = ddl_undo.catalogue(conn, before)
+    rows = ddl_undo.large_objects(conn)
+    tables = ddl_undo.record(conn, before)
     conn.execute("ALTER TABLE kept ADD COLUMN c INTEGER")
     with pytest.raises(ddl_undo.Unsupported):
-        ddl_undo.entries(conn, before, rows, {})
+        ddl_undo.entries(conn, before, rows, {}, tables)

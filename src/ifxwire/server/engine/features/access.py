@@ -219,7 +219,9 @@ def _language(dc: DdlContext, spec: GrantSpec) -> None:
         holders.update(spec.grantees)
     else:
         holders.difference_update(spec.grantees)
-    dc.conn.execute("INSERT OR REPLACE INTO _ifx_meta VALUES (?, ?)",
+    # (an upsert, not OR REPLACE: its deletion would escape schema/changelog.py's triggers)
+    dc.conn.execute("INSERT INTO _ifx_meta VALUES (?, ?) ON CONFLICT (key) DO UPDATE "
+                    "SET value = excluded.value",
                     (_SPL_USAGE, ",".join(sorted(holders))))
 
 

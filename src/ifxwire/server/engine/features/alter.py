@@ -8,7 +8,9 @@ modes), a table of that shape is created, the rows are copied across (converting
 columns with the same functions as any cast), the old table is dropped, and the indexes are
 made again. All in the session's transaction: a failure leaves the table as it was.
 
-The copy runs with ``legacy_alter_table`` on, so renaming the old table aside does not
+The old table is set aside by copying its rows into a TEMP table and dropping it, or, when a
+foreign key names it, by renaming it (``table_aside.must_rename`` says why not always). The copy runs
+with ``legacy_alter_table`` on, so renaming the old table aside does not
 rewrite the foreign keys of other tables (they keep naming the table, and find the new one),
 and with foreign keys deferred so a self-referencing table copies in any order; violations of
 a new foreign key are then looked for explicitly (``foreign_key_check``).
@@ -28,7 +30,7 @@ from ..schema.catalog import ColumnInfo, TableInfo, quote
 from ..sql.exprs import lit
 from ..sql.statements import AlterTable, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import fragments, inherit, null_keys, temp_indexes
+from . import fragments, inherit, null_keys, table_aside, temp_indexes
 from .alter_columns import ConsDef, NewColumn, _add, _modify
 from .ddl import (
     DdlContext,
@@ -179,11 +181,16 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         if sql is not None:
             defs.append(sql)
     aside = quote("_ifx_old_" + info.name)
+    renamed = table_aside.must_rename(conn, info.name)
     defer = conn.execute("PRAGMA defer_foreign_keys").fetchone()[0]
     conn.execute("PRAGMA legacy_alter_table = ON")
     conn.execute("PRAGMA defer_foreign_keys = ON")
     try:
-        conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {aside}")
+        if renamed:
+            conn.execute(f"ALTER TABLE {quote(info.name)} RENAME TO {aside}")
+        else:
+            table_aside.copy_aside(conn, info.name, aside)
+            aside = f"temp.{aside}"
         conn.execute(f"CREATE TABLE {quote(info.name)} ({', '.join(defs)})")
         # Indexes first: a foreign key's parent key (also the table's own, when it refers to
         # itself) must be indexed before rows are checked against it.
@@ -202,7 +209,8 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
                          f"{aside}")
         except sqlite3.IntegrityError as e:
             raise _copy_error(str(e), constraints, info.name) from None
-        _point_back(conn, info.name, "_ifx_old_" + info.name)
+        if renamed:
+            table_aside.point_back(conn, info.name, "_ifx_old_" + info.name)
         conn.execute(f"DROP TABLE {aside}")
         fragments.install(dc, new_info)  # the guard went with the old table
         bad = conn.execute(f"PRAGMA foreign_key_check({quote(info.name)})").fetchone()
@@ -253,28 +261,6 @@ def _disabled_keys(dc: DdlContext, constraints: list[ConsDef]) -> set[str]:
             and c.index and dc.conn.execute(
                 'SELECT 1 FROM sysreferences WHERE "primary" = ?', (c.constrid,)
             ).fetchone() is None}
-
-
-def _point_back(conn: sqlite3.Connection, name: str, aside: str) -> None:
-    """Renaming a table aside made SQLite rewrite the REFERENCES clauses of the tables that
-    point at it (it does so whenever foreign keys are on, which cannot change inside a
-    transaction); point them back at the rebuilt table by editing their schema text, the
-    documented writable_schema procedure, then move the schema version so every connection
-    reloads it."""
-    old, new = quote(aside), quote(name)
-    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND "
-                        "name <> ? AND instr(sql, ?) > 0", (aside, old)).fetchall()
-    if not rows:
-        return
-    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
-    conn.execute("PRAGMA writable_schema = ON")
-    try:
-        for table, sql in rows:
-            conn.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?",
-                         (str(sql).replace(old, new), table))
-    finally:
-        conn.execute("PRAGMA writable_schema = OFF")
-    conn.execute(f"PRAGMA schema_version = {version + 1}")
 
 
 def _stored_default(dc: DdlContext, col: ColumnInfo) -> object:

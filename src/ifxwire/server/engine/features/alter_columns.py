@@ -51,6 +51,11 @@ class NewColumn:
     origin: str | None = None  # the old column it comes from (indexes follow it)
 
 
+#: An upsert, not OR REPLACE: its deletion would escape schema/changelog.py's triggers.
+_SET_SERIAL = ("INSERT INTO _ifx_serial VALUES (?, ?, ?) ON CONFLICT (tabid, kind) DO UPDATE "
+               "SET next = excluded.next")
+
+
 def _position(columns: list[NewColumn], before: str | None) -> int:
     if before is None:
         return len(columns)
@@ -99,7 +104,7 @@ def _add_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
         raise EngineError(sc.SERIAL_TWICE)
     start = col.serial_start or 1
     count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
-    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+    dc.conn.execute(_SET_SERIAL,
                     (info.tabid, kind, start - 1 + int(count)))
     new = ColumnInfo(col.name, 0, col.type.with_notnull(True), serial_start=start)
     for cons in col.constraints:
@@ -133,7 +138,7 @@ def _modify_to_serial(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
     if nulls:
         raise not_implemented("MODIFY to a SERIAL type of a column holding NULL")
     start = col.serial_start or 1
-    dc.conn.execute("INSERT OR REPLACE INTO _ifx_serial VALUES (?, ?, ?)",
+    dc.conn.execute(_SET_SERIAL,
                     (info.tabid, kind, max(start - 1, int(top or 0))))
     return start
 

@@ -210,7 +210,8 @@ def _disable_index(conn: sqlite3.Connection, name: str) -> None:
         return  # disabled already
     _off_table(conn)
     for iname, sql in rows:
-        conn.execute(f"INSERT OR REPLACE INTO {_OFF} VALUES (?, ?)", (iname, sql))
+        conn.execute(f"INSERT INTO {_OFF} VALUES (?, ?) ON CONFLICT (idxname) DO UPDATE "
+                     "SET sql = excluded.sql", (iname, sql))  # (not OR REPLACE: changelog.py)
         conn.execute(f"DROP INDEX {quote(str(iname))}")
 
 

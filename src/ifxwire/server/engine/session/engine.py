@@ -301,7 +301,8 @@ class Engine:
             # The row-lock triggers (session_locks.py) stay: the next session rebinds them.
             clean = conn.execute(
                 "SELECT count(*) FROM temp.sqlite_master WHERE name NOT LIKE '\\_ifxlk\\_%' "
-                "ESCAPE '\\' AND name NOT LIKE '\\_ifxcdc\\_%' ESCAPE '\\'").fetchone()[0] == 0
+                "ESCAPE '\\' AND name NOT LIKE '\\_ifxcdc\\_%' ESCAPE '\\' "
+                "AND name NOT LIKE '\\_ifxcl\\_%' ESCAPE '\\'").fetchone()[0] == 0
         except sqlite3.Error:
             clean = False
         evicted: sqlite3.Connection | None = conn

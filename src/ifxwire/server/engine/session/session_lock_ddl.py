@@ -8,6 +8,7 @@ session_locks.RowLocks; what it cannot take back runs escalated, as before.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -134,8 +135,12 @@ class RowLockDdl:
                 self.rl_ddl_snapshots_reused += 1
             else:
                 before = ddl_undo.objects(conn)
-                rows = ddl_undo.catalogue(conn, before)
+                rows = ddl_undo.large_objects(conn)
                 self.rl_ddl_snapshots += 1
+            tables = ddl_undo.record(conn, before)
+            # The recorded changes checked against whole snapshots (a test run's switch).
+            full = (ddl_undo.catalogue(conn, tables)
+                    if os.environ.get("IFXWIRE_DDL_UNDO_CHECK") == "1" else None)
             backups: dict[str, str] = {}
             if table is not None:
                 name = f"{ddl_undo.BACKUP_PREFIX}{owner.replace('.', '_')}_{self._rl_seq}"
@@ -147,7 +152,8 @@ class RowLockDdl:
             finally:
                 self._rl_replaying = False
             state: list[tuple[ddl_undo.Objects, ddl_undo.Rows]] = []
-            entries, created = ddl_undo.entries(conn, before, rows, backups, state)
+            entries, created = ddl_undo.entries(conn, before, rows, backups, tables, state,
+                                                full)
             for new in created:
                 self.engine.locks.table(self.session_id, self.database, new, True)
             self._rl_store(conn, entries)

@@ -30,6 +30,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from ...schema import changelog
 from . import undo
 
 #: Copies of tables a DDL statement changes, named per transaction and statement.
@@ -63,16 +64,34 @@ def user_tables(conn: sqlite3.Connection) -> set[str]:
         "SELECT tabname FROM main.systables WHERE tabid >= 100 AND tabtype = 'T'")}
 
 
-def catalogue(conn: sqlite3.Connection, schema: Objects) -> Rows:
-    """Every row of the catalogue tables (by rowid): what a DDL statement may change. The
-    smart-large-object store's tables (``_ifx_lo*``, large) are summed up instead, under the
-    key "" (``entries`` refuses a statement that changed them: a dropped table's smart large
+def catalogue_tables(conn: sqlite3.Connection, schema: Objects) -> dict[str, str | None]:
+    """The catalogue tables of ``schema`` (``sys*`` and the server's ``_ifx_*``, not the
+    user's): name -> CREATE TABLE text."""
+    users = user_tables(conn)  # (a user may name a table sys…)
+    return {name: sql for (kind, name), (_, sql) in schema.items()
+            if kind == "table" and name not in users and not name.startswith(_SKIP)}
+
+
+def record(conn: sqlite3.Connection, schema: Objects) -> dict[str, str | None]:
+    """Before a DDL statement: record the catalogue rows it changes (schema/changelog.py).
+    Returns the catalogue tables recorded, for ``entries``."""
+    tables = catalogue_tables(conn, schema)
+    changelog.arm(conn, tables)
+    return tables
+
+
+def large_objects(conn: sqlite3.Connection) -> Rows:
+    """The smart-large-object store's tables (``_ifx_lo*``, large) summed up, under the key ""
+    (``entries`` refuses a statement that changed them: a dropped table's smart large
     objects)."""
-    users = user_tables(conn)
-    rows: Rows = {"": {0: _lo_sums(conn)}}
-    for (kind, name), _ in schema.items():
-        if kind != "table" or name in users or name.startswith(_SKIP):
-            continue
+    return {"": {0: _lo_sums(conn)}}
+
+
+def catalogue(conn: sqlite3.Connection, tables: dict[str, str | None]) -> Rows:
+    """Every row of ``tables`` (by rowid), with ``large_objects``: what the recorded changes
+    are checked against under IFXWIRE_DDL_UNDO_CHECK (``compare``)."""
+    rows = large_objects(conn)
+    for name in tables:
         rows[name] = {int(r[0]): tuple(r[1:]) for r in conn.execute(
             f"SELECT rowid, * FROM main.{_quote(name)}")}
     return rows
@@ -98,12 +117,16 @@ def backup(conn: sqlite3.Connection, table: str, name: str) -> bool:
 
 
 def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
-            backups: dict[str, str], state: list[tuple[Objects, Rows]] | None = None,
+            backups: dict[str, str], tables: dict[str, str | None],
+            state: list[tuple[Objects, Rows]] | None = None, full: Rows | None = None,
             ) -> tuple[list[undo.Entry], list[str]]:
-    """The undo entries of the statement run since ``before``/``rows`` were taken, and the
-    tables it created (to be locked for the transaction). ``state`` receives the schema and
-    catalogue as the statement left them (the next DDL's ``before``/``rows`` while nothing
-    else changed the file: session_lock_ddl.py)."""
+    """The undo entries of the statement run since ``before``/``rows`` were taken and
+    ``record`` armed ``tables``, and the tables it created (to be locked for the
+    transaction). ``state`` receives the schema and large-object sums as the statement left
+    them (the next DDL's ``before``/``rows`` while nothing else changed the file:
+    session_lock_ddl.py). ``full``: the whole catalogue before the statement; the recorded
+    changes are then checked against a comparison of it with the catalogue after
+    (AssertionError when they differ)."""
     after = objects(conn)
     changed = [name for (kind, name), (_, sql) in before.items() if kind == "table"
                and (name in backups or after.get((kind, name), ("", None))[1] != sql)]
@@ -121,26 +144,21 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
     created_tables = [name for name in created_tables if name not in internal]
     out: list[undo.Entry] = [("", "S", 0, None)]  # undone last: move the schema version
     # Catalogue rows (undone after the schema is back, as apply goes in reverse).
-    now = catalogue(conn, after)
+    now = large_objects(conn)
     if now[""] != rows[""]:
         raise Unsupported("smart large objects")
     if state is not None:
         state.append((after, now))
-    for table, old in rows.items():
-        if not table:
-            continue
-        new = now.get(table)
-        if new is None:
-            raise Unsupported(table)  # a catalogue table dropped
-        for rid, img in old.items():
-            cur = new.get(rid)
-            if cur is None:
-                out.append((table, "D", rid, undo.encode(img)))
-            elif cur != img and table != "_ifx_serial":
-                out.append((table, "U", rid, undo.encode(img)))
-        out.extend((table, "I", rid, None) for rid in new if rid not in old)
+    recorded = _recorded(conn, tables, changelog.take(conn))
+    if full is not None:
+        expected = compare(full, catalogue(conn, tables))
+        if expected != recorded:
+            raise AssertionError(f"recorded catalogue changes {recorded} differ from the "
+                                 f"snapshots' {expected}")
+    out.extend(recorded)
     for table in internal:
-        out.extend((table, "I", rid, None) for rid in now.get(table, ()))
+        out.extend((table, "I", int(rid), None)
+                   for (rid,) in conn.execute(f"SELECT rowid FROM main.{_quote(table)}"))
     # Changed or dropped indexes, triggers and views of tables not rebuilt: their old SQL.
     for (kind, name), (tbl, sql) in before.items():
         if kind == "table" or sql is None or tbl in changed:
@@ -158,6 +176,53 @@ def entries(conn: sqlite3.Connection, before: Objects, rows: Rows,
         if (kind, name) not in before and sql is not None and tbl not in internal:
             out.append((name, "S", 0, json.dumps({"type": kind, "old": None})))
     return out, created_tables
+
+
+def _recorded(conn: sqlite3.Connection, tables: dict[str, str | None],
+              changes: dict[str, changelog.TableChanges]) -> list[undo.Entry]:
+    """The undo entries of the catalogue rows the statement changed: a row it updated or
+    deleted compared with its before-image (U when changed, D when gone, nothing when put
+    back as it was), a row it inserted deleted (I). Tables in ``tables``' order, rowids in
+    order, as ``compare`` makes them from whole snapshots."""
+    out: list[undo.Entry] = []
+    for table in tables:
+        images, inserted = changes.get(table, ({}, []))
+        q = f"main.{_quote(table)}"
+        for rid in sorted(images):
+            img = images[rid]
+            cur = conn.execute(f"SELECT * FROM {q} WHERE rowid = ?", (rid,)).fetchone()
+            if cur is None:
+                out.append((table, "D", rid, undo.encode(img)))
+            elif tuple(cur) != img and table != "_ifx_serial":
+                out.append((table, "U", rid, undo.encode(img)))
+        fresh = [rid for rid in inserted if rid not in images]
+        for at in range(0, len(fresh), 500):
+            # (a row the statement inserted and deleted again: none; its rowid may be
+            # another session's by the time this transaction rolls back)
+            chunk = fresh[at:at + 500]
+            live = {int(r[0]) for r in conn.execute(
+                f"SELECT rowid FROM {q} WHERE rowid IN ({', '.join('?' * len(chunk))})",
+                chunk)}
+            out.extend((table, "I", rid, None) for rid in chunk if rid in live)
+    return out
+
+
+def compare(old: Rows, new: Rows) -> list[undo.Entry]:
+    """The catalogue rows' undo entries from whole snapshots before and after a statement:
+    the check of ``_recorded`` (tests run with IFXWIRE_DDL_UNDO_CHECK=1)."""
+    out: list[undo.Entry] = []
+    for table, before in old.items():
+        if not table:
+            continue
+        after = new.get(table, {})
+        for rid, img in before.items():
+            cur = after.get(rid)
+            if cur is None:
+                out.append((table, "D", rid, undo.encode(img)))
+            elif cur != img and table != "_ifx_serial":
+                out.append((table, "U", rid, undo.encode(img)))
+        out.extend((table, "I", rid, None) for rid in after if rid not in before)
+    return out
 
 
 def discard(conn: sqlite3.Connection, done: Sequence[undo.Entry]) -> None:

@@ -22,6 +22,8 @@ import json.encoder
 import sqlite3
 from collections.abc import Callable, Sequence
 
+from .. import table_aside
+
 UNDO_TABLE = "_ifx_undo"
 CREATE = (f"CREATE TABLE IF NOT EXISTS {UNDO_TABLE} (owner TEXT NOT NULL, seq INTEGER NOT NULL, "
           "tab TEXT NOT NULL, op TEXT NOT NULL, rid INTEGER NOT NULL, img TEXT)")
@@ -112,7 +114,20 @@ def apply_schema(conn: sqlite3.Connection, name: str, img: str | None) -> None:
         return
     spec = json.loads(img)
     kind, old = str(spec["type"]), spec.get("old")
-    conn.execute(f"DROP {kind.upper()} IF EXISTS main.{_quote(name)}")
+    # A table a foreign key names is renamed aside, not dropped: dropping it would delete
+    # its rows first, through the keys' ON DELETE actions (a child's rows cascaded away, or
+    # the rollback refused by the keys).
+    aside = None
+    if kind == "table" and old is not None and not table_aside.can_drop(conn, name):
+        aside = f"_ifx_undo_{name}"
+        legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
+        conn.execute("PRAGMA legacy_alter_table = ON")
+        try:
+            conn.execute(f"ALTER TABLE main.{_quote(name)} RENAME TO {_quote(aside)}")
+        finally:
+            conn.execute(f"PRAGMA legacy_alter_table = {int(legacy)}")
+    else:
+        conn.execute(f"DROP {kind.upper()} IF EXISTS main.{_quote(name)}")
     if old is None:
         return
     conn.execute(str(old))
@@ -123,6 +138,9 @@ def apply_schema(conn: sqlite3.Connection, name: str, img: str | None) -> None:
         conn.execute(f"INSERT INTO main.{_quote(name)} (rowid, {names}) "
                      f"SELECT * FROM main.{_quote(str(bk))}")
         conn.execute(f"DROP TABLE main.{_quote(str(bk))}")
+    if aside is not None:
+        table_aside.point_back(conn, name, aside)
+        conn.execute(f"DROP TABLE main.{_quote(aside)}")
     for sql in spec.get("deps") or ():
         conn.execute(str(sql))
 
