@@ -9,10 +9,10 @@ columns with the same functions as any cast), the old table is dropped, and the 
 made again. All in the session's transaction: a failure leaves the table as it was.
 
 The old table is set aside by copying its rows into a TEMP table and dropping it, or, when a
-foreign key names it, by renaming it (``table_aside.must_rename`` says why not always). The copy runs
-with ``legacy_alter_table`` on, so renaming the old table aside does not
-rewrite the foreign keys of other tables (they keep naming the table, and find the new one),
-and with foreign keys deferred so a self-referencing table copies in any order; violations of
+foreign key names it, by renaming it (``table_aside.must_rename`` says why not always). The
+copy runs with ``legacy_alter_table`` on, so renaming the old table aside does not rewrite
+the foreign keys of other tables (they keep naming the table, and find the new one), and
+with foreign keys deferred so a self-referencing table copies in any order; violations of
 a new foreign key are then looked for explicitly (``foreign_key_check``).
 """
 
