@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 
-
-def quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
+from ..schema.catalog import quote
 
 
 def must_rename(conn: sqlite3.Connection, name: str) -> bool:
@@ -27,19 +25,20 @@ def must_rename(conn: sqlite3.Connection, name: str) -> bool:
     Django's suite rebuilt tables in a schema of ~2,000 objects thousands of times. But
     dropping a table that a foreign key names deletes its rows first, with the keys'
     ON DELETE actions (foreign keys cannot be turned off inside a transaction)."""
-    row = conn.execute(
-        "SELECT (SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND name = ?), "
-        "(SELECT count(*) FROM main.sqlite_master WHERE type = 'table' "
-        "AND instr(sql, 'REFERENCES ' || ?) > 0)", (name, quote(name))).fetchone()
-    return bool(row[0] == 0 or row[1] > 0)
+    return not in_main(conn, name) or named_by_foreign_key(conn, name)
 
 
-def can_drop(conn: sqlite3.Connection, name: str) -> bool:
-    """Whether ``name`` can be dropped without touching other rows: it is not in the main
-    database, or no foreign key names it (``must_rename``'s other answer)."""
-    return not must_rename(conn, name) or conn.execute(
-        "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?",
-        (name,)).fetchone() is None
+def in_main(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?",
+                        (name,)).fetchone() is not None
+
+
+def named_by_foreign_key(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether a foreign key of a table in the main database (``name``'s own included)
+    names ``name`` (the server writes every REFERENCES clause with the name quoted)."""
+    return conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND "
+                        "instr(sql, 'REFERENCES ' || ?) > 0", (quote(name),)
+                        ).fetchone() is not None
 
 
 def copy_aside(conn: sqlite3.Connection, name: str, aside: str) -> None:

@@ -32,6 +32,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping
 
+from .catalog import quote as _quote
+
 PREFIX = "_ifxcl_"
 # Unqualified: a trigger's body may not name a database (they are found in temp first).
 _ON = f"{PREFIX}on"
@@ -40,10 +42,6 @@ _SRC = f"{PREFIX}src"  # table -> the CREATE TABLE text its triggers were made f
 
 #: The before-images and inserted rowids of one table: ({rowid: image}, [rowid, ...]).
 TableChanges = tuple[dict[int, tuple[object, ...]], list[int]]
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _shadow(table: str) -> str:

@@ -189,12 +189,8 @@ def _recorded(conn: sqlite3.Connection, tables: dict[str, str | None],
         images, inserted = changes.get(table, ({}, []))
         q = f"main.{_quote(table)}"
         for rid in sorted(images):
-            img = images[rid]
             cur = conn.execute(f"SELECT * FROM {q} WHERE rowid = ?", (rid,)).fetchone()
-            if cur is None:
-                out.append((table, "D", rid, undo.encode(img)))
-            elif tuple(cur) != img and table != "_ifx_serial":
-                out.append((table, "U", rid, undo.encode(img)))
+            _put_back(out, table, rid, images[rid], None if cur is None else tuple(cur))
         fresh = [rid for rid in inserted if rid not in images]
         for at in range(0, len(fresh), 500):
             # (a row the statement inserted and deleted again: none; its rowid may be
@@ -207,6 +203,16 @@ def _recorded(conn: sqlite3.Connection, tables: dict[str, str | None],
     return out
 
 
+def _put_back(out: list[undo.Entry], table: str, rid: int, img: tuple[object, ...],
+              cur: tuple[object, ...] | None) -> None:
+    """The entry that puts a row back as ``img`` from ``cur`` (None: gone): D, U or none
+    (unchanged; ``_ifx_serial``'s counters are not moved back)."""
+    if cur is None:
+        out.append((table, "D", rid, undo.encode(img)))
+    elif cur != img and table != "_ifx_serial":
+        out.append((table, "U", rid, undo.encode(img)))
+
+
 def compare(old: Rows, new: Rows) -> list[undo.Entry]:
     """The catalogue rows' undo entries from whole snapshots before and after a statement:
     the check of ``_recorded`` (tests run with IFXWIRE_DDL_UNDO_CHECK=1)."""
@@ -216,11 +222,7 @@ def compare(old: Rows, new: Rows) -> list[undo.Entry]:
             continue
         after = new.get(table, {})
         for rid, img in before.items():
-            cur = after.get(rid)
-            if cur is None:
-                out.append((table, "D", rid, undo.encode(img)))
-            elif cur != img and table != "_ifx_serial":
-                out.append((table, "U", rid, undo.encode(img)))
+            _put_back(out, table, rid, img, after.get(rid))
         out.extend((table, "I", rid, None) for rid in after if rid not in before)
     return out
 

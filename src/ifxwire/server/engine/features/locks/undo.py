@@ -118,7 +118,8 @@ def apply_schema(conn: sqlite3.Connection, name: str, img: str | None) -> None:
     # its rows first, through the keys' ON DELETE actions (a child's rows cascaded away, or
     # the rollback refused by the keys).
     aside = None
-    if kind == "table" and old is not None and not table_aside.can_drop(conn, name):
+    if (kind == "table" and old is not None and table_aside.in_main(conn, name)
+            and table_aside.named_by_foreign_key(conn, name)):
         aside = f"_ifx_undo_{name}"
         legacy = conn.execute("PRAGMA legacy_alter_table").fetchone()[0]
         conn.execute("PRAGMA legacy_alter_table = ON")
