@@ -134,7 +134,8 @@ def test_multi_batch_select(
 
 
 def test_transaction_costs(
-    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any
+    driver: Any, connect_kwargs: dict[str, Any], dbname: str, server: Any,
+    ac: ifxwire.Connection,  # (makes table rt: the test ran only after one that had)
 ) -> None:
     c = driver.connect(**connect_kwargs, database=dbname)
     cur = c.cursor()

@@ -165,6 +165,38 @@ class RowLockRows:
                 self._rl_pending.extend([(table, "I", r, None) for r in bulk])
         return result
 
+    def _rl_free_inserted(self, failed: Sequence[undo.Entry],
+                          earlier: Sequence[undo.Entry]) -> None:
+        """Let go of the row locks a failed statement took on the rows it inserted (its undo
+        entries ``failed``: the statement was taken back, so those rowids are free again).
+        Why: SQLite gives the next row of a table the largest rowid plus one, so another
+        session's INSERT reuses a rolled-back row's rowid and met its lock (-271, ISAM -107)
+        until this transaction ended, where on Informix it inserts. A rowid that an
+        ``earlier`` statement of the transaction wrote (a row it deleted, whose rowid the
+        failed INSERT took again) keeps its lock; so does a LOCK MODE PAGE table's page,
+        which other rows of the transaction may share (Informix keeps a page lock to the
+        end of the transaction)."""
+        if self.database is None:
+            return
+        runs: dict[str, list[range]] = {}
+        for table, op, rid, extra in failed:
+            if table not in self._rl_pages and (op == "I" or op == "J"):
+                last = rid if op == "I" else int(extra or rid)
+                runs.setdefault(table, []).append(range(rid, last + 1))
+        for table, freed in runs.items():
+            kept: set[int] = set()
+            kept_runs: list[range] = []
+            for t, op, rid, extra in earlier:
+                if t == table:
+                    if op == "J":
+                        kept_runs.append(range(rid, int(extra or rid) + 1))
+                    elif op != "S":
+                        kept.add(rid)
+            keys = [k for run in freed for k in run
+                    if k not in kept and not any(k in r for r in kept_runs)]
+            if keys:
+                self.engine.locks.release_rows(self.session_id, self.database, table, keys)
+
     def _note_pages(self, info: cat.TableInfo) -> None:
         """Keep ``_rl_pages`` right for a table a read is about to filter (a session that
         has not written since the schema changed has not run ``_rl_install``)."""

@@ -489,6 +489,8 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK TO _ifx_rl_try")
                 conn.execute("RELEASE _ifx_rl_try")
+            self._rl_free_inserted(self._rl_pending[saved:],
+                                   self._rl_undo + self._rl_pending[:saved])
             del self._rl_pending[saved:]
             # lock triggers made in the attempt (a nested rl_lazy) went with it
             self._rl_key = self._rl_triggers.key = None
@@ -629,6 +631,8 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                         if installed:
                             # the rollback takes the new triggers back
                             self._rl_key = self._rl_triggers.key = None
+                        # the rows it inserted are gone again: so are their locks
+                        self._rl_free_inserted(self._rl_pending, self._rl_undo)
                         if self._rl_abandon_unit(conn, held) and self._rl_lost:
                             self._rl_lost = False  # the statement's -213 must say so
                             raise EngineError(sc.INTERRUPTED, near=TRANSACTION_LOST,
