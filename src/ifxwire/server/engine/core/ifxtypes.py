@@ -289,9 +289,11 @@ class IfxType:
         """Compact text naming this type, passed to SQLite functions (see ``from_key``)."""
         if self.cx is not None:
             return EXTENSIONS.complex_key(self)
+        # a DISTINCT type adds its extended id: an SPL routine's parameter of one is stored
+        # and matched by key (overloads on a distinct type and on its source are two routines)
         return (
             f"{self.code}.{self.size}.{self.minsize}.{self.prec}.{self.scale}."
-            f"{self.start}.{self.end}.{self.lead}"
+            f"{self.start}.{self.end}.{self.lead}" + (f".{self.xid}" if self.distinct else "")
         )
 
     def sql(self) -> str:
@@ -328,8 +330,9 @@ def from_key(key: str) -> IfxType:
     """Inverse of ``IfxType.key`` (cached: SQLite functions call it once per distinct type)."""
     if key.startswith("x"):
         return EXTENSIONS.complex_from_key(key)
-    code, size, minsize, prec, scale, start, end, lead = (int(x) for x in key.split("."))
-    return IfxType(code, size, minsize, prec, scale, start, end, lead)
+    code, size, minsize, prec, scale, start, end, lead, *xid = (int(x) for x in key.split("."))
+    t = IfxType(code, size, minsize, prec, scale, start, end, lead)
+    return replace(t, xid=xid[0], distinct=True) if xid else t
 
 
 def from_catalog(coltype: int, collength: int, extended_id: int = 0) -> IfxType:

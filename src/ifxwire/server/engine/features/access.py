@@ -165,7 +165,7 @@ def _routine(dc: DdlContext, spec: GrantSpec) -> None:
     assert spec.routine is not None
     if spec.privileges != ["EXECUTE"]:
         raise EngineError(sc.SYNTAX, near=spec.privileges[0].lower())
-    found = matching(dc.schema.routines, spec.routine)
+    found = matching(dc.schema.routines, spec.routine, dc.schema.types)
     if not found:
         raise EngineError(sc.NO_ROUTINE, near=spec.routine.name)
     if len(found) > 1:

@@ -88,7 +88,7 @@ def resolve(es: FeatureSession, text: str) -> Routine:
     if sig.args is not None:
         stored = candidates(stored, "function" if sig.kind == "function" else "any",
                             len(sig.args))
-        stored = _same_types(stored, sig.args)
+        stored = _same_types(stored, sig.args, es.current_schema().types)
     if sig.kind == "procedure":
         stored = [r for r in stored if not r.function]
     if not stored:
@@ -105,11 +105,12 @@ def resolve(es: FeatureSession, text: str) -> Routine:
                    first.procid)
 
 
-def _same_types(stored: list[Any], args: tuple[str, ...]) -> list[Any]:
+def _same_types(stored: list[Any], args: tuple[str, ...],
+                types: dict[str, Any]) -> list[Any]:
     """The overloads whose parameter types are the signature's (as spl/calls.py chooses when
     it runs the routine); all of them when the type names do not parse."""
     try:
-        keys = [t.nullable().key for t in parse_types(", ".join(args))]
+        keys = [t.nullable().key for t in parse_types(", ".join(args), types=types)]
     except EngineError:
         return stored
     return [r for r in stored if [t.key for _, t in r.params][: len(keys)] == keys]

@@ -256,7 +256,7 @@ def call_routine(session: FeatureSession, name: str, args: Sequence[object],
     text = name.strip()
     if "(" in text:
         text, _, rest = text.partition("(")
-        sig = parse_types(rest.rsplit(")", 1)[0])
+        sig = parse_types(rest.rsplit(")", 1)[0], types=session.current_schema().types)
     text = text.strip()
     if text.lower().startswith(("function ", "procedure ", "routine ")):
         kind_word, text = text.split(None, 1)

@@ -29,6 +29,7 @@ from ...schema.routines import Routine
 from ...sql.statement_specs import DropRoutine
 from ..ddl import DdlContext
 from . import ast as a
+from . import usertypes
 
 
 @dataclass
@@ -110,10 +111,42 @@ def _inline_text(cr: CreateRoutine) -> str:
     return ret.text
 
 
+def _resolve_types(dc: DdlContext, cr: CreateRoutine) -> None:
+    """The DISTINCT types the routine names (usertypes.py), in its header and its
+    variables: a name that is no type is -9628, and each needs the Usage privilege, as a
+    column of one does (-9997; Syntax, "USAGE Privilege", ids_sqs_0832)."""
+    from ..access import check_usage  # (access builds on this module: ``matching``)
+
+    h = cr.header
+    types = dc.schema.types
+    named = usertypes.resolve_variables(cr.body.block, types)
+    for p in h.params:
+        if p.type is not None and usertypes.is_placeholder(p.type):
+            p.type = usertypes.resolve(p.type, types)
+            named.append(p.type)
+    for i, t in enumerate(h.returns):
+        if usertypes.is_placeholder(t):
+            h.returns[i] = usertypes.resolve(t, types)
+            named.append(h.returns[i])
+    names = {t.xid: n for n, t in types.items() if t.distinct}
+    for xid in dict.fromkeys(t.xid for t in named):
+        check_usage(dc, xid, names[xid])
+
+
+def type_text(t: IfxType, types: dict[str, IfxType]) -> str:
+    """A parameter type as sysprocedures.paramtypes spells it: a DISTINCT type by its name."""
+    if t.distinct:
+        for name, known in types.items():
+            if known.distinct and known.xid == t.xid:
+                return name
+    return t.sql().lower()
+
+
 def create_routine(dc: object, cr: CreateRoutine) -> None:
     assert isinstance(dc, DdlContext)
     h = cr.header
     conn = dc.conn
+    _resolve_types(dc, cr)
     params: list[tuple[str, IfxType]] = []
     for p in h.params:
         ty = p.type
@@ -148,7 +181,7 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
         "selconst, collation, procflags) VALUES (?, ?, ?, ?, 0, 0, 0, 0, ?, ?, ?, NULL, 'I', 2, "
         "?, ?, 0, 1, ?, 0, 0, 0, 0, ?, 0)",
         (h.name, owner, procid, mode, len(params), "f" if h.function else "t", h.specific,
-         ",".join(t.sql().lower() for _, t in params),
+         ",".join(type_text(t, dc.schema.types) for _, t in params),
          0 if "NOT" in h.modifiers and "VARIANT" in h.modifiers else 1, int(cr.body.iterator),
          "en_US.819"))
     body_rows = [(procid, "T", i, piece) for i, piece in enumerate(chunks(cr.text), 1)]
@@ -163,9 +196,10 @@ def create_routine(dc: object, cr: CreateRoutine) -> None:
     # `paramname LIKE '%…%'`, which on a real 14.10 leaves no return-value row (issue 23), and
     # an empty string would match it.
     attr = 5 if len(h.returns) == 1 else 3
-    cols = [(procid, i, rname or None, t.code, t.collength, t.extended_id, attr)
+    # (a DISTINCT type's code carries 0x800, as syscolumns writes it: ``IfxType.coltype``)
+    cols = [(procid, i, rname or None, t.nullable().coltype, t.collength, t.extended_id, attr)
             for i, (t, rname) in enumerate(zip(h.returns, h.return_names, strict=True))]
-    cols += [(procid, i, n, t.code, t.collength, t.extended_id,
+    cols += [(procid, i, n, t.nullable().coltype, t.collength, t.extended_id,
               {"IN": 1, "INOUT": 2, "OUT": 4}.get(m, 1))
              for i, ((n, t), m) in enumerate(zip(params, routine.modes, strict=True),
                                              max(1, len(h.returns)))]
@@ -184,14 +218,17 @@ def _smallint(n: int) -> int:
 
 
 # ---- DROP -----------------------------------------------------------------------------------
-def matching(schema_routines: dict[str, list[Routine]], spec: DropRoutine) -> list[Routine]:
+def matching(schema_routines: dict[str, list[Routine]], spec: DropRoutine,
+             types: dict[str, IfxType]) -> list[Routine]:
+    """The routines a DROP (or GRANT/REVOKE EXECUTE ON) names; ``types``: the database's
+    named types, for a signature naming a DISTINCT type."""
     if spec.specific:
         found = [r for group in schema_routines.values() for r in group
                  if r.specific == spec.name]
     else:
         found = list(schema_routines.get(spec.name, []))
         if spec.types is not None:
-            keys = [t.key for t in spec.types]
+            keys = [usertypes.resolve(t, types).key for t in spec.types]
             found = [r for r in found if [t.nullable().key for _, t in r.params] == keys]
     if spec.kind == "FUNCTION":
         found = [r for r in found if r.function]
@@ -214,7 +251,7 @@ def _created_as_procedure(text: str) -> bool:
 
 def drop_routine(dc: object, spec: DropRoutine) -> None:
     assert isinstance(dc, DdlContext)
-    found = matching(dc.schema.routines, spec)
+    found = matching(dc.schema.routines, spec, dc.schema.types)
     if not found:
         if spec.if_exists:
             return

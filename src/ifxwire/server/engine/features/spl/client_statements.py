@@ -17,6 +17,7 @@ from sqlglot.tokenizer_core import TokenType
 from ...core.errors import not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql.statement_specs import DropRoutine
+from ..composite import named_placeholder
 from . import ast as a
 
 
@@ -77,8 +78,14 @@ def parse_drop(p: t.Any, kind: str) -> t.Any:
         types = []
         if not p._match(TokenType.R_PAREN):
             while True:
+                word = p._curr
                 node = p._parse_types()
                 ty = node.meta.get("ifx") if isinstance(node, exp.DataType) else None
+                if ty is None and word is not None and p._prev is word and (
+                        word.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
+                    # perhaps a DISTINCT type: ``matching`` resolves it (spl/usertypes.py)
+                    ty = named_placeholder(word.text if word.token_type == TokenType.IDENTIFIER
+                                           else word.text.lower())
                 if ty is None:
                     raise not_implemented("routine parameter type")
                 types.append(ty.nullable())

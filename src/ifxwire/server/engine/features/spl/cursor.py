@@ -20,6 +20,7 @@ from ...core.ifxtypes import IfxType
 from ...sql.ifxnodes import IfxParseError
 from ...sql.statements import _DIALECTS
 from ...sql.tokenizer import IfxDelimidentTokenizer, IfxTokenizer
+from ..composite import named_placeholder
 
 
 class SplTokenizer(IfxTokenizer):
@@ -163,10 +164,19 @@ class TokenCursor:
         return out
 
     def ifx_type(self) -> IfxType:
+        """A parameter's, variable's or return value's type. A single name that is no
+        built-in type may be a DISTINCT type of the database: a placeholder here, resolved
+        against the catalogue where one is at hand (spl/usertypes.py)."""
         start = self.tok()
+        at = self.i
         node = self._run(self.p._parse_types)
         ty = node.meta.get("ifx") if isinstance(node, exp.DataType) else None
         if ty is None:
+            if (start is not None and self.i == at + 1 and start.token_type in (
+                    TokenType.VAR, TokenType.IDENTIFIER)):
+                name = start.text if start.token_type == TokenType.IDENTIFIER else (
+                    start.text.lower())
+                return named_placeholder(name)
             raise not_implemented(f"SPL type {start.text if start else '?'}")
         return t.cast(IfxType, ty)
 

@@ -39,7 +39,7 @@ from ...schema.routines import Routine
 from ...sql.hooks import TRANSLATION
 from ...sql.statements import parse_expressions
 from . import ast as a
-from . import outparams
+from . import outparams, usertypes
 from .binder import EVENT_ROW, TRIGGER_OPERATORS
 from .embedded_sql import EmbeddedSql
 from .frame import (
@@ -97,8 +97,9 @@ class Runtime:
             if row is not None and routine.trigger_table:
                 row.like = (None, routine.trigger_table, "")
         # LIKE types are read once per parse: a changed table is a new schema, whose
-        # routines are parsed again.
+        # routines are parsed again. So are DISTINCT types' names (usertypes.py).
         self._resolve_likes(body.block)
+        usertypes.resolve_variables(body.block, self.session.current_schema().types)
         routine.parsed = body
         return body
 

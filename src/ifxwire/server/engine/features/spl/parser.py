@@ -12,6 +12,7 @@ again, from the stored text, the first time a session runs the routine.
 from __future__ import annotations
 
 import typing as t
+from collections.abc import Mapping
 
 from sqlglot import exp
 from sqlglot.tokenizer_core import TokenType
@@ -23,7 +24,7 @@ from ...core.ifxtypes import IfxType
 from ...sql import refusals
 from ...sql.hooks import PARSERS
 from . import ast as a
-from . import collection_insert
+from . import collection_insert, usertypes
 from .binder import bind
 from .catalog import CreateRoutine
 from .client_statements import parse_call, parse_drop
@@ -714,8 +715,12 @@ def parse_routine(sql: str, delimident: bool = False) -> tuple[a.RoutineHeader, 
     return SplParser(sql, toks, delimident).routine()
 
 
-def parse_types(text: str, delimident: bool = False) -> list[IfxType]:
-    """A comma-separated list of Informix types (a routine signature's parameter types)."""
+def parse_types(text: str, delimident: bool = False,
+                types: Mapping[str, IfxType] | None = None) -> list[IfxType]:
+    """A comma-separated list of Informix types (a routine signature's parameter types);
+    with ``types`` (``Schema.types``) a DISTINCT type's name is that type (usertypes.py)."""
+    if types is not None:
+        return [usertypes.resolve(t, types) for t in parse_types(text, delimident)]
     toks = tokenize(text, delimident)
     sp = SplParser(text, toks, delimident)
     out: list[IfxType] = []
