@@ -14,6 +14,7 @@ cannot be named in SQL (-206).
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
 from dataclasses import dataclass, field, replace
 
@@ -21,6 +22,7 @@ from ....protocol.codes import TypeCode
 from ..core import ifxtypes as it
 from ..core.ifxtypes import IfxType, from_catalog
 from ..core.values import date_number
+from . import catalog_versions as versions
 from .casts import CastKey, CastRow, load_casts
 from .catalog_tables import (
     CATALOG_INDEXES,
@@ -358,6 +360,8 @@ class Schema:
     types: dict[str, IfxType] = field(default_factory=dict)
     #: syscasts by (argument type, xid, result type, xid): casts.py, read by expressions
     casts: dict[CastKey, CastRow] = field(default_factory=dict)
+    #: the largest catalogue stamp when it was loaded (catalog_versions.py; -1: none)
+    stamp: int = -1
 
     def sequence_of(self, name: str) -> SequenceInfo | None:
         """The sequence ``name`` names: a sequence of that name, or a local synonym for one
@@ -379,9 +383,10 @@ class Schema:
         return out
 
 
-def _serial_owners(tables: dict[str, TableInfo]) -> None:
-    """TableInfo.serial_tabids of every subtable, from the supertables' subtables lists."""
-    parent = {sub: sup for sup in tables.values() for sub in sup.subtables}
+def _serial_owners(tables: dict[str, TableInfo], every: dict[int, TableInfo]) -> None:
+    """TableInfo.serial_tabids of the subtables among ``tables``, from the supertables'
+    subtables lists (``every``: all tables of the schema, by tabid)."""
+    parent = {sub: sup for sup in every.values() for sub in sup.subtables}
     for info in tables.values():
         for col in info.serial_columns():
             top = info
@@ -463,6 +468,8 @@ def create_catalog(conn: sqlite3.Connection, dbname: str, locale: str, sysmaster
     conn.execute("INSERT INTO sysusers VALUES ('public', 'C', 5, NULL, NULL)")
     conn.execute(f"INSERT INTO sysusers VALUES ('{OWNER}', 'D', 9, NULL, NULL)")
     conn.execute("INSERT INTO _ifx_serial VALUES (0, 'tabid', ?)", (USER_TABID_START,))
+    for ddl in versions.ddl():  # after the catalogue's own rows: they need no stamps
+        conn.execute(ddl)
 
 
 def visible_columns(name: str, cols: list[tuple[str, IfxType]]) -> list[tuple[str, IfxType]]:
@@ -547,9 +554,14 @@ def meta(conn: sqlite3.Connection, schema: str = "main") -> dict[str, str]:
             for k, v in conn.execute(f"SELECT key, value FROM {schema}._ifx_meta")}
 
 
-def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
-    """Read systables/syscolumns/sysdefaults/sysconstraints/sysindices into a Schema."""
-    p = f"{schema}." if schema != "main" else ""
+def _load_tables(conn: sqlite3.Connection, schema: str, p: str, only: set[int] | None,
+                 merged: dict[int, TableInfo] | None = None,
+                 ) -> tuple[dict[str, TableInfo], dict[str, tuple[str, bool]], set[str]]:
+    """The TableInfo of every table and view (``only``: of those tabids), with the indexes
+    and constraint names found on them. ``merged``: every table of the schema being built
+    by tabid, the reused ones too (an inheritance row names both sides)."""
+    among = "" if only is None else f"tabid IN ({', '.join(map(str, sorted(only)))})"
+    where, also = (f" WHERE {among}", f" AND {among}") if among else ("", "")
     tables: dict[str, TableInfo] = {}
     cols: dict[int, list[ColumnInfo]] = {}
     complex_types: dict[int, object] | None = None
@@ -557,8 +569,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
     # database of a few hundred tables has thousands of columns and a few dozen types).
     seen: dict[tuple[int, int, int | None], IfxType] = {}
     for tabid, colname, colno, coltype, collength, xid in conn.execute(
-        f"SELECT tabid, colname, colno, coltype, collength, extended_id FROM {p}syscolumns "
-        "ORDER BY tabid, colno"
+        f"SELECT tabid, colname, colno, coltype, collength, extended_id FROM {p}syscolumns"
+        f"{where} ORDER BY tabid, colno"
     ):
         ty = seen.get((coltype, collength, xid))
         if ty is None:
@@ -573,7 +585,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         cols.setdefault(tabid, []).append(ColumnInfo(colname, colno, ty))
     defaults: dict[tuple[int, int], tuple[str, str]] = {}
     for tabid, colno, dtype, dval in conn.execute(
-        f"SELECT tabid, colno, type, {quote('default')} FROM {p}sysdefaults"
+        f"SELECT tabid, colno, type, {quote('default')} FROM {p}sysdefaults{where}"
     ):
         defaults[(tabid, colno)] = (dtype, dval)
     sysmaster: list[bool] = []
@@ -585,7 +597,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
 
     for tabid, name, owner, tabtype, locklevel, size, type_xid in conn.execute(
         f"SELECT tabid, tabname, owner, tabtype, locklevel, rowsize, type_xid FROM "
-        f"{p}systables WHERE tabtype IN ('T', 'V')"
+        f"{p}systables WHERE tabtype IN ('T', 'V'){also}"
     ):
         columns = cols.get(tabid, [])
         for c in columns:
@@ -602,7 +614,7 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
     by_tabid = {t.tabid: t for t in tables.values()}
     for idxname, tabid, idxtype, *parts in conn.execute(
         f"SELECT idxname, tabid, idxtype, {', '.join(f'part{i}' for i in range(1, 17))} "
-        f"FROM {p}sysindices"
+        f"FROM {p}sysindices{where}"
     ):
         info = by_tabid.get(tabid)
         if info is None:
@@ -611,17 +623,20 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         if idxtype == "U":
             colnames = [info.columns[abs(n) - 1].name for n in parts if n]
             info.unique_indexes[idxname] = colnames
+    every = by_tabid if merged is None else {**merged, **by_tabid}
     for child, parent in conn.execute(
         f"SELECT child, parent FROM {p}sysinherits WHERE class = 'T' ORDER BY child"
     ):
-        sub, sup = by_tabid.get(child), by_tabid.get(parent)
+        sub, sup = every.get(child), every.get(parent)
         if sub is not None and sup is not None:
-            sup.subtables.append(sub.name)
-            sub.supertable = sup.name
-    _serial_owners(tables)
+            if only is None or parent in only:
+                sup.subtables.append(sub.name)
+            if only is None or child in only:
+                sub.supertable = sup.name
+    _serial_owners(tables, every)
     names: set[str] = set()
     for constrname, tabid, ctype, idxname in conn.execute(
-        f"SELECT constrname, tabid, constrtype, idxname FROM {p}sysconstraints"
+        f"SELECT constrname, tabid, constrtype, idxname FROM {p}sysconstraints{where}"
     ):
         names.add(constrname)
         info = by_tabid.get(tabid)
@@ -629,6 +644,56 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
             continue
         colnames = info.unique_indexes.get(idxname or "", [])
         info.constraints.append(Constraint(constrname, ctype, colnames, idxname or ""))
+    return tables, indexes, names
+
+
+def _tables_since(conn: sqlite3.Connection, schema: str, p: str, base: Schema,
+                  changed: set[int]
+                  ) -> tuple[dict[str, TableInfo], dict[str, tuple[str, bool]], set[str]]:
+    """``_load_tables`` for the tabids in ``changed``, the rest taken from ``base``."""
+    old = {t.tabid: t for t in base.tables.values()}
+    if not changed:
+        return dict(base.tables), dict(base.indexes), set(base.constraint_names)
+    kept = {tabid: t for tabid, t in old.items() if tabid not in changed}
+    tables, indexes, names = _load_tables(conn, schema, p, changed, kept)
+    gone = {old[t].name for t in changed if t in old}
+    merged = {t.name: t for t in kept.values()}
+    merged.update(tables)
+    all_indexes = {k: v for k, v in base.indexes.items() if v[0] not in gone}
+    all_indexes.update(indexes)
+    dropped = {c.name for t in changed if t in old for c in old[t].constraints}
+    all_names = (base.constraint_names - dropped) | names
+    if os.environ.get("IFXWIRE_SCHEMA_CHECK") == "1":
+        full = _load_tables(conn, schema, p, None)
+        if (merged, all_indexes, all_names) != full:
+            raise RuntimeError(f"partial catalogue load differs from a full one (changed "
+                               f"{sorted(changed)}): " + _difference(
+                                   (merged, all_indexes, all_names), full))
+    return merged, all_indexes, all_names
+
+
+def _difference(got: tuple[dict[str, TableInfo], dict[str, tuple[str, bool]], set[str]],
+                want: tuple[dict[str, TableInfo], dict[str, tuple[str, bool]], set[str]]
+                ) -> str:
+    """What IFXWIRE_SCHEMA_CHECK found (for its error text)."""
+    tables = sorted(n for n in set(got[0]) | set(want[0]) if got[0].get(n) != want[0].get(n))
+    indexes = sorted(n for n in set(got[1]) | set(want[1]) if got[1].get(n) != want[1].get(n))
+    return f"tables {tables[:5]}, indexes {indexes[:5]}, names {sorted(got[2] ^ want[2])[:5]}"
+
+
+
+def load_schema(conn: sqlite3.Connection, schema: str = "main",
+                base: Schema | None = None) -> Schema:
+    """Read systables/syscolumns/sysdefaults/sysconstraints/sysindices into a Schema. With
+    ``base`` (a schema of the same database loaded from committed state) only the tables
+    whose catalogue rows changed since are read again (catalog_versions.py)."""
+    p = f"{schema}." if schema != "main" else ""
+    stamp, changed = versions.changes(conn, p, None if base is None else base.stamp)
+    if base is None or changed is None:
+        tables, indexes, names = _load_tables(conn, schema, p, None)
+    else:
+        tables, indexes, names = _tables_since(conn, schema, p, base, changed)
+    by_tabid = {t.tabid: t for t in tables.values()}
     routines, procs = FEATURES.routines(conn, p)
     sequences = {row[0]: SequenceInfo(row[0], row[1], (row[2] or "").strip(), row[3], row[4],
                                       row[5], row[6], row[7] == "1", row[8] or 0)
@@ -641,8 +706,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         f"SELECT t.tabname, t.tabid, t.owner, t.tabtype, s.dbname, s.owner, s.tabname, "
         f"s.btabid FROM {p}systables t, {p}syssyntable s WHERE t.tabid = s.tabid"
     ):
-        base = by_tabid.get(btabid) if btabid else None
-        base_name = base.name if base is not None else seq_by_tabid.get(btabid or 0)
+        named = by_tabid.get(btabid) if btabid else None
+        base_name = named.name if named is not None else seq_by_tabid.get(btabid or 0)
         if base_name is None and target is None:
             continue  # a local synonym whose table is gone
         synonyms[name] = SynonymInfo(
@@ -655,7 +720,8 @@ def load_schema(conn: sqlite3.Connection, schema: str = "main") -> Schema:
         texts.setdefault(tabid, []).append(text or "")
     views = {by_tabid[t].name: "".join(parts) for t, parts in texts.items() if t in by_tabid}
     return Schema(tables, indexes, names, routines, sequences, synonyms, procs,
-                  FEATURES.triggers(conn, p), views, _user_types(conn, p), load_casts(conn, p))
+                  FEATURES.triggers(conn, p), views, _user_types(conn, p), load_casts(conn, p),
+                  stamp)
 
 
 def _user_types(conn: sqlite3.Connection, p: str) -> dict[str, IfxType]:

@@ -26,6 +26,7 @@ from .catalog import (
     sqlite_column_defs,
     visible_columns,
 )
+from . import catalog_versions as versions
 from .catalog_tables import CATALOG_INDEXES, CATALOG_VIEWS, SYSINDICES_VISIBLE
 from .routine_tables import PRIVATE_DDL, PRIVATE_TABLES
 
@@ -88,6 +89,7 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
              for tabid, name, cols in CATALOG_TABLES if name in ddl]
     short = [entry for entry in short if entry[2]]
     private = [name for name in PRIVATE_TABLES if name not in ddl]
+    stamps = versions.TABLE not in ddl  # (older files: made with their triggers)
     retyped = _retyped(conn) if "sysindices" in ddl and not rename else []
     no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
     # ROW-type inheritance written with class 'T' (a table's class) before typed tables
@@ -98,7 +100,7 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
            else "class = 'T'")  # (no typed table can exist without the column)
         + " LIMIT 1").fetchone() is not None
     if not (missing or short or private or moves or rename or no_views or retyped
-            or type_rows or no_indexes):
+            or type_rows or no_indexes or stamps):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
@@ -147,6 +149,9 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
             create_catalog_views(conn)
         if no_indexes:
             create_catalog_indexes(conn)
+        if stamps:
+            for statement in versions.ddl():
+                conn.execute(statement)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -129,6 +129,10 @@ class Engine:
             weakref.WeakValueDictionary())
         self.plans: OrderedDict[tuple[object, ...], Plan] = OrderedDict()
         self.schemas: OrderedDict[tuple[object, ...], cat.Schema] = OrderedDict()
+        #: per database incarnation, the schema loaded from committed state with the largest
+        #: catalogue stamp: the base the next load reads only changed tables against
+        #: (schema/catalog_versions.py)
+        self.latest_schemas: dict[object, cat.Schema] = {}
         self.open_dbs: dict[str, dict[int, bool]] = {}  # db -> {session id: exclusive}
         self._idle: OrderedDict[int, tuple[str, sqlite3.Connection, FunctionSlot]] = OrderedDict()
         self._idle_seq = 0
@@ -422,6 +426,7 @@ class Engine:
         for cache in (self.plans, self.schemas):
             for key in [k for k in cache if k and k[0] == name]:
                 del cache[key]
+        self.latest_schemas.pop(name, None)
 
     def attach_session(self, name: str, session_id: int, exclusive: bool) -> None:
         with self.lock:
@@ -460,6 +465,9 @@ class Engine:
     def store_schema(self, key: tuple[object, ...], schema: cat.Schema) -> None:
         with self.lock:
             self.schemas[key] = schema
+            latest = self.latest_schemas.get(key[0])
+            if schema.stamp >= 0 and (latest is None or schema.stamp >= latest.stamp):
+                self.latest_schemas[key[0]] = schema
             if len(self.schemas) > SCHEMA_CACHE_SIZE:
                 self.schemas.popitem(last=False)
 

@@ -116,7 +116,9 @@ class SchemaLookup:
             return self._schema
         schema = None if self._ddl_dirty else self.engine.cached_schema(key)
         if schema is None:
-            schema = cat.load_schema(self.conn)
+            # read again only the tables whose catalogue rows changed since the latest
+            # schema loaded from committed state (schema/catalog_versions.py)
+            schema = cat.load_schema(self.conn, base=self.engine.latest_schemas.get(key[0]))
             if not self._ddl_dirty:
                 self.engine.store_schema(key, schema)
         self._schema, self._schema_key = schema, key

@@ -38,7 +38,9 @@ BACKUP_PREFIX = "_ifx_ddlbk_"
 
 #: Server tables a DDL statement never needs taken back, or that others' DML changes (the
 #: counters of _ifx_serial only move forward: a rolled-back DDL leaves them where they are).
-_SKIP = ("sqlite_", "_ifx_lo", undo.UNDO_TABLE, BACKUP_PREFIX, "_ifx_bump")
+#: (``_ifx_cv``: the catalogue stamps and their triggers, schema/catalog_versions.py, which
+#: must only grow: the undo's own catalogue writes stamp the tables again)
+_SKIP = ("sqlite_", "_ifx_lo", undo.UNDO_TABLE, BACKUP_PREFIX, "_ifx_bump", "_ifx_cv")
 
 Objects = dict[tuple[str, str], tuple[str, "str | None"]]
 Rows = dict[str, dict[int, tuple[object, ...]]]
