@@ -158,3 +158,22 @@ def test_foreign_key_created_filtering_and_self_reference(cur: ifxwire.Cursor) -
     assert cur.rowcount == 1
     assert rows(cur, "SELECT id FROM m32 ORDER BY id") == [(1,), (2,)]
     assert rows(cur, "SELECT id, informix_optype FROM m32_vio", strip=True) == [(1, "D")]
+
+
+def test_no_insert_from_the_violations_table_inside_spl(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1228 / ids_adr_0815 (-973), as the client's INSERT gets it (round 30): the
+    same INSERT as a statement of an SPL procedure is refused too, also when the object was
+    set to FILTERING after the procedure's first call; with no filtering object it runs."""
+    cur.execute("START VIOLATIONS TABLE FOR c32")
+    cur.execute("INSERT INTO c32_vio (cid, pid, informix_tupleid, informix_optype, "
+                "informix_recowner) VALUES (30, 3, 0, 'I', 'x')")
+    cur.execute("CREATE PROCEDURE back32() INSERT INTO c32 SELECT cid, pid FROM c32_vio; "
+                "END PROCEDURE")
+    cur.execute("EXECUTE PROCEDURE back32()")
+    assert rows(cur, "SELECT COUNT(*) FROM c32") == [(3,)]
+    cur.execute("SET CONSTRAINTS f32_p FILTERING")
+    assert sqlcode(cur, "EXECUTE PROCEDURE back32()", fetch=False) == -973
+    assert rows(cur, "SELECT COUNT(*) FROM c32") == [(3,)]
+    cur.execute("CREATE PROCEDURE sub32() INSERT INTO c32 SELECT cid, pid FROM c32 WHERE "
+                "cid IN (SELECT cid FROM c32_vio); END PROCEDURE")
+    assert sqlcode(cur, "EXECUTE PROCEDURE sub32()", fetch=False) == -973
