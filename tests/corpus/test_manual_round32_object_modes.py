@@ -84,7 +84,8 @@ def test_delete_of_a_referenced_parent_row_is_filtered(cur: ifxwire.Cursor) -> N
 def test_filtering_delete_with_error_and_without_violations_table(
         cur: ifxwire.Cursor) -> None:
     """FILTERING WITH ERROR: -971 and the statement undone with its violations rows, as for
-    an INSERT (ids_sqs_1105); no violations table for the parent: -896 (ids_sqs_1212)."""
+    an INSERT (ids_sqs_1105); no violations table for the parent: -896 (ids_sqs_1212); more
+    diagnostics rows than MAX ROWS: -899."""
     cur.execute("SET CONSTRAINTS f32_p FILTERING")
     assert sqlcode(cur, "DELETE FROM p32", fetch=False) == -896
     assert _parents(cur) == [(1,), (2,), (3,)]
@@ -95,6 +96,16 @@ def test_filtering_delete_with_error_and_without_violations_table(
     assert rows(cur, "SELECT COUNT(*) FROM p32_vio") == [(0,)]
     cur.execute("DELETE FROM p32 WHERE id = 3")  # breaks nothing
     assert _parents(cur) == [(1,), (2,)]
+    # MAX ROWS counts a DELETE's diagnostics rows as an INSERT's (ids_sqs_1216): -899
+    cur.execute("STOP VIOLATIONS TABLE FOR p32")
+    cur.execute("DROP TABLE p32_vio")
+    cur.execute("DROP TABLE p32_dia")
+    cur.execute("START VIOLATIONS TABLE FOR p32 MAX ROWS 1")
+    cur.execute("SET CONSTRAINTS f32_p FILTERING")
+    assert sqlcode(cur, "DELETE FROM p32", fetch=False) == -899
+    assert _parents(cur) == [(1,), (2,)]
+    cur.execute("DELETE FROM p32 WHERE id = 2")
+    assert rows(cur, "SELECT COUNT(*) FROM p32_dia") == [(1,)]
 
 
 def test_filtering_delete_in_a_transaction_rolls_back(cur: ifxwire.Cursor) -> None:

@@ -10,9 +10,12 @@ modes").
 * A constraint or unique index in FILTERING mode (sysobjstate 'F', WITH ERROR 'G';
   ids_sqr_047) does not fail an INSERT or UPDATE: the bad row goes to the violations table
   (optype 'I'; an UPDATE's old and new row as 'O' and 'N'), one diagnostics row per object
-  it breaks, and the statement goes on with the next row (ids_sqs_1103).
+  it breaks, and the statement goes on with the next row (ids_sqs_1103). A DELETE that
+  would leave the rows of a filtering foreign key without their parent keeps the parent row
+  and copies it to the parent's violations table (optype 'D'; ``referring``).
   Kept by one SQLite BEFORE INSERT and one BEFORE UPDATE trigger per table
-  (``_ifx_filter_i`` / ``_u`` + tabid), made again after every DDL statement (``sync``):
+  (``_ifx_filter_i`` / ``_u`` + tabid; ``_d``, BEFORE DELETE, on a table a filtering
+  foreign key refers to), made again after every DDL statement (``sync``):
   their WHEN tests each filtering object, their body copies the row, writes the diagnostics
   and RAISE(IGNORE)s it, which skips that row and lets the statement go on. Without a
   started violations table the trigger raises -896; for a WITH ERROR object it raises -971
