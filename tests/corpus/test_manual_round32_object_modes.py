@@ -188,3 +188,34 @@ def test_no_insert_from_the_violations_table_inside_spl(cur: ifxwire.Cursor) -> 
     cur.execute("CREATE PROCEDURE sub32() INSERT INTO c32 SELECT cid, pid FROM c32 WHERE "
                 "cid IN (SELECT cid FROM c32_vio); END PROCEDURE")
     assert sqlcode(cur, "EXECUTE PROCEDURE sub32()", fetch=False) == -973
+
+
+def test_update_of_a_referenced_parent_key_is_filtered(cur: ifxwire.Cursor) -> None:
+    """The same for an UPDATE of the parent's key (ids_sqs_1103: an UPDATE's violation
+    copies the old and the new row, optype O and N, and leaves the row as it was; ids_sqt_269
+    names UPDATE with DELETE): a key that child rows hold stays, the others change. An
+    ON DELETE CASCADE key is a violation here too (there is no ON UPDATE CASCADE)."""
+    assert sqlcode(cur, "UPDATE p32 SET id = id + 10", fetch=False) == -692
+    cur.execute("START VIOLATIONS TABLE FOR p32")
+    cur.execute("SET CONSTRAINTS f32_p FILTERING")
+    cur.execute("UPDATE p32 SET id = id + 10")
+    assert cur.rowcount == 1
+    assert _parents(cur) == [(1,), (2,), (13,)]
+    assert rows(cur, "SELECT id, informix_tupleid, informix_optype FROM p32_vio "
+                     "ORDER BY 2, 3 DESC", strip=True) == [
+        (1, 1, "O"), (11, 1, "N"), (2, 2, "O"), (12, 2, "N")]
+    assert rows(cur, "SELECT informix_tupleid, objname FROM p32_dia ORDER BY 1",
+                strip=True) == [(1, "f32_p"), (2, "f32_p")]
+    cur.execute("UPDATE p32 SET name = 'uno' WHERE id = 1")  # the key stays: no violation
+    assert cur.rowcount == 1
+    cur.execute("BEGIN WORK")
+    cur.execute("UPDATE p32 SET id = 3 WHERE id = 13")
+    cur.execute("ROLLBACK WORK")
+    assert _parents(cur) == [(1,), (2,), (13,)]
+    cur.execute("CREATE TABLE d32 (did INTEGER, pid INTEGER, FOREIGN KEY (pid) REFERENCES "
+                "p32 (id) ON DELETE CASCADE CONSTRAINT f32_d FILTERING)")
+    cur.execute("INSERT INTO d32 VALUES (30, 13)")
+    cur.execute("UPDATE p32 SET id = 3 WHERE id = 13")
+    assert cur.rowcount == 0
+    assert rows(cur, "SELECT objname FROM p32_dia WHERE informix_tupleid = 3",
+                strip=True) == [("f32_d",)]

@@ -12,7 +12,8 @@ modes").
   (optype 'I'; an UPDATE's old and new row as 'O' and 'N'), one diagnostics row per object
   it breaks, and the statement goes on with the next row (ids_sqs_1103). A DELETE that
   would leave the rows of a filtering foreign key without their parent keeps the parent row
-  and copies it to the parent's violations table (optype 'D'; ``referring``).
+  and copies it to the parent's violations table (optype 'D'; ``referring``); an UPDATE of
+  such a row's referenced key keeps it too (optype 'O' and 'N').
   Kept by one SQLite BEFORE INSERT and one BEFORE UPDATE trigger per table
   (``_ifx_filter_i`` / ``_u`` + tabid; ``_d``, BEFORE DELETE, on a table a filtering
   foreign key refers to), made again after every DDL statement (``sync``):
@@ -430,15 +431,16 @@ def started(conn: sqlite3.Connection, tabid: int) -> tuple[str, str, int | None]
 
 def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> None:
     """The table's filter triggers: INSERT and UPDATE for its own filtering objects, DELETE
-    for the filtering foreign keys of other tables that refer to it (``referring``)."""
+    and UPDATE for the filtering foreign keys that refer to it (``referring``)."""
     found = objects(dc, info, tables)
-    deleting = referring(dc, info, tables)
-    if not found and not deleting:
+    deleting, updating = referring(dc, info, tables)
+    if not found and not deleting and not updating:
         return
     row = started(dc.conn, info.tabid)
     if found:
         _trigger(dc, info, row, "INSERT", found)
-        _trigger(dc, info, row, "UPDATE", found)
+    if found or updating:
+        _trigger(dc, info, row, "UPDATE", found + updating)
     if deleting:
         _trigger(dc, info, row, "DELETE", deleting)
 
@@ -498,22 +500,25 @@ def _trigger(dc: DdlContext, info: TableInfo, row: tuple[str, str, int | None] |
 
 
 def referring(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]
-              ) -> list[tuple[str, str, str, str, str]]:
-    """The filtering foreign keys (sysobjstate F / G) that refer to ``info`` without ON
-    DELETE CASCADE, as ``objects`` gives a table's own objects but over OLD: the condition is
-    true when deleting the row would leave rows of the referring table without their parent
-    (ids_sqs_1103: a DELETE's violation keeps the row and copies it). One small read."""
+              ) -> tuple[list[tuple[str, str, str, str, str]],
+                         list[tuple[str, str, str, str, str]]]:
+    """The filtering foreign keys (sysobjstate F / G) that refer to ``info``, as ``objects``
+    gives a table's own objects but over OLD: for DELETE (those without ON DELETE CASCADE)
+    the condition is true when deleting the row would leave rows of the referring table
+    without their parent, for UPDATE when the row's referenced key changes while rows refer
+    to it (ids_sqs_1103: the row stays and is copied). One small read."""
     conn = dc.conn
     refs = conn.execute(
-        "SELECT c.tabid, c.constrname, o.state FROM sysreferences r JOIN sysconstraints c "
-        "ON c.constrid = r.constrid JOIN sysobjstate o ON o.objtype = 'C' AND o.name = "
-        "c.constrname AND o.tabid = c.tabid WHERE r.ptabid = ? AND o.state IN ('F', 'G') "
-        "AND r.delrule != 'C' ORDER BY c.constrid", (info.tabid,)).fetchall()
+        "SELECT c.tabid, c.constrname, o.state, r.delrule FROM sysreferences r JOIN "
+        "sysconstraints c ON c.constrid = r.constrid JOIN sysobjstate o ON o.objtype = 'C' "
+        "AND o.name = c.constrname AND o.tabid = c.tabid WHERE r.ptabid = ? AND o.state IN "
+        "('F', 'G') ORDER BY c.constrid", (info.tabid,)).fetchall()
+    deleting: list[tuple[str, str, str, str, str]] = []
+    updating: list[tuple[str, str, str, str, str]] = []
     if not refs:
-        return []
+        return deleting, updating
     by_tabid = {t.tabid: t for t in tables.values()}
-    out: list[tuple[str, str, str, str, str]] = []
-    for tabid, name, state in refs:
+    for tabid, name, state, delrule in refs:
         child = by_tabid.get(int(tabid))
         if child is None:
             continue
@@ -521,12 +526,16 @@ def referring(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]
                      if c.name == name and c.kind == "R" and c.parent == info.name), None)
         if cons is None or not cons.parent_columns:
             continue
-        keys = " AND ".join(f"{quote(c)} = OLD.{quote(p)}" for c, p in zip(
-            cons.columns, cons.parent_columns, strict=True))
+        pairs = list(zip(cons.columns, cons.parent_columns, strict=True))
+        keys = " AND ".join(f"{quote(c)} = OLD.{quote(p)}" for c, p in pairs)
         own = "{self}" if child.tabid == info.tabid else ""
         cond = f"EXISTS (SELECT 1 FROM {quote(child.name)} WHERE {keys}{own})"
-        out.append(("C", cons.owner or child.owner, cons.name, str(state), f"({cond})"))
-    return out
+        owner = cons.owner or child.owner
+        if delrule != "C":
+            deleting.append(("C", owner, cons.name, str(state), f"({cond})"))
+        changed = " OR ".join(f"OLD.{quote(p)} IS NOT NEW.{quote(p)}" for _, p in pairs)
+        updating.append(("C", owner, cons.name, str(state), f"(({changed}) AND {cond})"))
+    return deleting, updating
 
 
 def _lit(text: str) -> str:
