@@ -10,9 +10,13 @@ modes").
 * A constraint or unique index in FILTERING mode (sysobjstate 'F', WITH ERROR 'G';
   ids_sqr_047) does not fail an INSERT or UPDATE: the bad row goes to the violations table
   (optype 'I'; an UPDATE's old and new row as 'O' and 'N'), one diagnostics row per object
-  it breaks, and the statement goes on with the next row (ids_sqs_1103).
+  it breaks, and the statement goes on with the next row (ids_sqs_1103). A DELETE that
+  would leave the rows of a filtering foreign key without their parent keeps the parent row
+  and copies it to the parent's violations table (optype 'D'; ``referring``); an UPDATE of
+  such a row's referenced key keeps it too (optype 'O' and 'N').
   Kept by one SQLite BEFORE INSERT and one BEFORE UPDATE trigger per table
-  (``_ifx_filter_i`` / ``_u`` + tabid), made again after every DDL statement (``sync``):
+  (``_ifx_filter_i`` / ``_u`` + tabid; ``_d``, BEFORE DELETE, on a table a filtering
+  foreign key refers to), made again after every DDL statement (``sync``):
   their WHEN tests each filtering object, their body copies the row, writes the diagnostics
   and RAISE(IGNORE)s it, which skips that row and lets the statement go on. Without a
   started violations table the trigger raises -896; for a WITH ERROR object it raises -971
@@ -319,6 +323,15 @@ def sync(dc: DdlContext) -> None:
     drop_filters(conn)
     tables = dc.schema.tables
     by_tabid = {t.tabid: t for t in tables.values()}
+    # the tables filtering foreign keys refer to: their DELETE filter triggers
+    marks = ", ".join("?" * len(tabids))
+    refs = conn.execute(
+        "SELECT r.ptabid, c.tabid FROM sysreferences r JOIN sysconstraints c ON c.constrid "
+        f"= r.constrid WHERE c.tabid IN ({marks})", sorted(tabids)).fetchall()
+    if any(int(t) not in by_tabid for ref in refs for t in ref):
+        tables = cat.load_schema(conn).tables  # (a table the statement made: see below)
+        by_tabid = {t.tabid: t for t in tables.values()}
+    tabids |= {int(r[0]) for r in refs}
     for tabid in sorted(tabids):
         info = by_tabid.get(tabid)
         names = [str(r[0]) for r in conn.execute(
@@ -417,52 +430,112 @@ def started(conn: sqlite3.Connection, tabid: int) -> tuple[str, str, int | None]
 
 
 def _install(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]) -> None:
+    """The table's filter triggers: INSERT and UPDATE for its own filtering objects, DELETE
+    and UPDATE for the filtering foreign keys that refer to it (``referring``)."""
     found = objects(dc, info, tables)
-    if not found:
+    deleting, updating = referring(dc, info, tables)
+    if not found and not deleting and not updating:
         return
+    row = started(dc.conn, info.tabid)
+    if found:
+        _trigger(dc, info, row, "INSERT", found)
+    if found or updating:
+        _trigger(dc, info, row, "UPDATE", found + updating)
+    if deleting:
+        _trigger(dc, info, row, "DELETE", deleting)
+
+
+def _trigger(dc: DdlContext, info: TableInfo, row: tuple[str, str, int | None] | None,
+             event: str, found: list[tuple[str, str, str, str, str]]) -> None:
+    """One filter trigger: a row that breaks one of ``found`` is copied to the violations
+    table (optype I, O and N, or D), one diagnostics row per object it breaks, and skipped
+    (RAISE(IGNORE)); -896 without a violations table, -971 for a WITH ERROR object, -899
+    past MAX ROWS."""
     conn = dc.conn
-    row = started(conn, info.tabid)
-    for event in ("INSERT", "UPDATE"):
-        self_test = "" if event == "INSERT" else " AND rowid IS NOT OLD.rowid"
-        conds = [(kind, owner, name, state, cond.replace("{self}", self_test))
-                 for kind, owner, name, state, cond in found]
-        when = " OR ".join(c[4] for c in conds)
-        trigger = quote(f"_ifx_filter_{event[0].lower()}{info.tabid}")
-        head = f"CREATE TRIGGER {trigger} BEFORE {event} ON {quote(info.name)} WHEN {when} BEGIN "
-        if row is None:
-            conn.execute(f"{head}SELECT RAISE(ABORT, '{NO_VIOLATIONS_GUARD}'); END")
+    self_test = {"INSERT": "", "UPDATE": " AND rowid IS NOT OLD.rowid",
+                 "DELETE": " AND rowid IS NOT OLD.rowid"}[event]
+    conds = [(kind, owner, name, state, cond.replace("{self}", self_test))
+             for kind, owner, name, state, cond in found]
+    when = " OR ".join(c[4] for c in conds)
+    trigger = quote(f"_ifx_filter_{event[0].lower()}{info.tabid}")
+    head = f"CREATE TRIGGER {trigger} BEFORE {event} ON {quote(info.name)} WHEN {when} BEGIN "
+    if row is None:
+        conn.execute(f"{head}SELECT RAISE(ABORT, '{NO_VIOLATIONS_GUARD}'); END")
+        return
+    vio, dia = quote(str(row[0])), quote(str(row[1]))
+    vio_cols = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({vio})")}
+    cols = [quote(c.name) for c in info.columns if c.name in vio_cols]
+    names = ", ".join(cols + [quote(c) for c in _EXTRA])
+    nxt = f"(SELECT COALESCE(MAX(informix_tupleid), 0) + 1 FROM {vio})"
+    cur = f"(SELECT MAX(informix_tupleid) FROM {vio})"
+    body = []
+    if row[2] is not None:  # MAX ROWS: the statement's first filtered row marks its base
+        body.append(f"SELECT ifx_vio_base({info.tabid}, (SELECT COALESCE(MAX("
+                    f"informix_tupleid), 0) FROM {vio}));")
+    old = ", ".join(f"OLD.{c}" for c in cols)
+    new = ", ".join(f"NEW.{c}" for c in cols)
+    if event == "UPDATE":
+        body.append(f"INSERT INTO {vio} ({names}) VALUES ({old}, {nxt}, 'O', ifx_user());")
+        body.append(f"INSERT INTO {vio} ({names}) VALUES ({new}, {cur}, 'N', ifx_user());")
+    elif event == "DELETE":
+        body.append(f"INSERT INTO {vio} ({names}) VALUES ({old}, {nxt}, 'D', ifx_user());")
+    else:
+        body.append(f"INSERT INTO {vio} ({names}) VALUES ({new}, {nxt}, 'I', ifx_user());")
+    for kind, owner, name, _state, cond in conds:
+        body.append(f"INSERT INTO {dia} SELECT {cur}, '{kind}', {_lit(owner)}, "
+                    f"{_lit(name)} WHERE {cond};")
+    if row[2] is not None:  # more diagnostics rows than MAX ROWS: -899 (ids_sqs_1216)
+        body.append(f"SELECT RAISE(ABORT, '{TOO_MANY_GUARD}') WHERE (SELECT COUNT(*) "
+                    f"FROM {dia} WHERE informix_tupleid > ifx_vio_base({info.tabid}, 0))"
+                    f" > {int(row[2])};")
+    errors = [c[4] for c in conds if c[3] == "G"]
+    if errors:
+        body.append(f"SELECT RAISE(ABORT, '{WITH_ERROR_GUARD}') WHERE "
+                    f"{' OR '.join(errors)};")
+    if event == "DELETE":
+        # the row stays: row-lock mode's undo entry for its deletion goes (session_locks)
+        body.append(f"SELECT ifx_vio_kept({_lit(info.name)}, OLD.rowid);")
+    body.append("SELECT RAISE(IGNORE);")
+    conn.execute(head + " ".join(body) + " END")
+
+
+def referring(dc: DdlContext, info: TableInfo, tables: dict[str, TableInfo]
+              ) -> tuple[list[tuple[str, str, str, str, str]],
+                         list[tuple[str, str, str, str, str]]]:
+    """The filtering foreign keys (sysobjstate F / G) that refer to ``info``, as ``objects``
+    gives a table's own objects but over OLD: for DELETE (those without ON DELETE CASCADE)
+    the condition is true when deleting the row would leave rows of the referring table
+    without their parent, for UPDATE when the row's referenced key changes while rows refer
+    to it (ids_sqs_1103: the row stays and is copied). One small read."""
+    conn = dc.conn
+    refs = conn.execute(
+        "SELECT c.tabid, c.constrname, o.state, r.delrule FROM sysreferences r JOIN "
+        "sysconstraints c ON c.constrid = r.constrid JOIN sysobjstate o ON o.objtype = 'C' "
+        "AND o.name = c.constrname AND o.tabid = c.tabid WHERE r.ptabid = ? AND o.state IN "
+        "('F', 'G') ORDER BY c.constrid", (info.tabid,)).fetchall()
+    deleting: list[tuple[str, str, str, str, str]] = []
+    updating: list[tuple[str, str, str, str, str]] = []
+    if not refs:
+        return deleting, updating
+    by_tabid = {t.tabid: t for t in tables.values()}
+    for tabid, name, state, delrule in refs:
+        child = by_tabid.get(int(tabid))
+        if child is None:
             continue
-        vio, dia = quote(str(row[0])), quote(str(row[1]))
-        vio_cols = {str(r[1]) for r in conn.execute(f"PRAGMA table_info({vio})")}
-        cols = [quote(c.name) for c in info.columns if c.name in vio_cols]
-        names = ", ".join(cols + [quote(c) for c in _EXTRA])
-        nxt = f"(SELECT COALESCE(MAX(informix_tupleid), 0) + 1 FROM {vio})"
-        cur = f"(SELECT MAX(informix_tupleid) FROM {vio})"
-        body = []
-        if row[2] is not None:  # MAX ROWS: the statement's first filtered row marks its base
-            body.append(f"SELECT ifx_vio_base({info.tabid}, (SELECT COALESCE(MAX("
-                        f"informix_tupleid), 0) FROM {vio}));")
-        if event == "UPDATE":
-            old = ", ".join(f"OLD.{c}" for c in cols)
-            body.append(f"INSERT INTO {vio} ({names}) VALUES ({old}, {nxt}, 'O', ifx_user());")
-            new = ", ".join(f"NEW.{c}" for c in cols)
-            body.append(f"INSERT INTO {vio} ({names}) VALUES ({new}, {cur}, 'N', ifx_user());")
-        else:
-            new = ", ".join(f"NEW.{c}" for c in cols)
-            body.append(f"INSERT INTO {vio} ({names}) VALUES ({new}, {nxt}, 'I', ifx_user());")
-        for kind, owner, name, _state, cond in conds:
-            body.append(f"INSERT INTO {dia} SELECT {cur}, '{kind}', {_lit(owner)}, "
-                        f"{_lit(name)} WHERE {cond};")
-        if row[2] is not None:  # more diagnostics rows than MAX ROWS: -899 (ids_sqs_1216)
-            body.append(f"SELECT RAISE(ABORT, '{TOO_MANY_GUARD}') WHERE (SELECT COUNT(*) "
-                        f"FROM {dia} WHERE informix_tupleid > ifx_vio_base({info.tabid}, 0))"
-                        f" > {int(row[2])};")
-        errors = [c[4] for c in conds if c[3] == "G"]
-        if errors:
-            body.append(f"SELECT RAISE(ABORT, '{WITH_ERROR_GUARD}') WHERE "
-                        f"{' OR '.join(errors)};")
-        body.append("SELECT RAISE(IGNORE);")
-        conn.execute(head + " ".join(body) + " END")
+        cons = next((c for c in read_constraints(conn, child, tables)
+                     if c.name == name and c.kind == "R" and c.parent == info.name), None)
+        if cons is None or not cons.parent_columns:
+            continue
+        pairs = list(zip(cons.columns, cons.parent_columns, strict=True))
+        keys = " AND ".join(f"{quote(c)} = OLD.{quote(p)}" for c, p in pairs)
+        own = "{self}" if child.tabid == info.tabid else ""
+        cond = f"EXISTS (SELECT 1 FROM {quote(child.name)} WHERE {keys}{own})"
+        owner = cons.owner or child.owner
+        if delrule != "C":
+            deleting.append(("C", owner, cons.name, str(state), f"({cond})"))
+        changed = " OR ".join(f"OLD.{quote(p)} IS NOT NEW.{quote(p)}" for _, p in pairs)
+        updating.append(("C", owner, cons.name, str(state), f"(({changed}) AND {cond})"))
+    return deleting, updating
 
 
 def _lit(text: str) -> str:

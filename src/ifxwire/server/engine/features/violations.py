@@ -166,13 +166,18 @@ def before_ddl(dc: DdlContext, kind: str, spec: object) -> None:
         drop(dc, DropObject("TABLE", TableName(table, info.owner)))
 
 
-def check_insert(conn: sqlite3.Connection, plan: Plan) -> None:
+def check_insert(conn: sqlite3.Connection | None, plan: Plan) -> None:
     """An INSERT that selects from its target's violations table while the target has a
     filtering constraint or unique index: -973 "Cannot insert from the violations table to
-    the target table." (ids_adr_0815; ids_sqs_1228). Called for an INSERT that reads a table
-    besides its target; one small read when no violations table is started anywhere."""
+    the target table." (ids_adr_0815; ids_sqs_1228). Called for every statement the client
+    prepares (session.prepare) and every DML statement of an SPL routine, each time it runs
+    (spl/embedded_sql.py); it reads nothing unless the statement is an INSERT that reads a
+    table besides its target, and then one small read when no violations table is started
+    anywhere."""
     target = plan.table
-    if target is None or conn.execute("SELECT 1 FROM sysviolations LIMIT 1").fetchone() is None:
+    if plan.kind != "insert" or len(plan.tables) < 2 or target is None or conn is None:
+        return
+    if conn.execute("SELECT 1 FROM sysviolations LIMIT 1").fetchone() is None:
         return
     row = conn.execute(
         "SELECT v.tabname FROM sysviolations s JOIN systables v ON v.tabid = s.viotid "

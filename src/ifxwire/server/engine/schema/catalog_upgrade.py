@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from . import catalog_versions as versions
 from .catalog import (
     CATALOG_TABLES,
     OWNER,
@@ -26,7 +27,6 @@ from .catalog import (
     sqlite_column_defs,
     visible_columns,
 )
-from . import catalog_versions as versions
 from .catalog_tables import CATALOG_INDEXES, CATALOG_VIEWS, SYSINDICES_VISIBLE
 from .routine_tables import PRIVATE_DDL, PRIVATE_TABLES
 

@@ -165,6 +165,21 @@ class RowLockRows:
                 self._rl_pending.extend([(table, "I", r, None) for r in bulk])
         return result
 
+    def _rl_drop_kept(self) -> None:
+        """The rows a filtering DELETE kept (``ifx_vio_kept``, features/object_modes.py):
+        the lock trigger, which fires before the filter trigger, recorded their deletion;
+        the last such entry of each goes, so ROLLBACK WORK does not insert the row again.
+        Their locks stay (the statement touched them)."""
+        kept = self.state.vio_kept[1]
+        self.state.vio_kept = (None, [])
+        pending = self._rl_pending
+        for table, rowid in reversed(kept):
+            for i in range(len(pending) - 1, -1, -1):
+                entry = pending[i]
+                if entry[1] == "D" and entry[2] == rowid and entry[0] == table:
+                    del pending[i]
+                    break
+
     def _rl_free_inserted(self, failed: Sequence[undo.Entry],
                           earlier: Sequence[undo.Entry]) -> None:
         """Let go of the row locks a failed statement took on the rows it inserted (its undo

@@ -586,8 +586,11 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
                             if key is not None and isinstance(key[1], int):
                                 self._unit_version = key[1]
                         changes = conn.total_changes
+                        self.state.vio_kept = (None, [])
                         result = action()
                         self._unit_version = None
+                        if self.state.vio_kept[1]:
+                            self._rl_drop_kept()
                         if self._rl_pending:
                             # runs of inserted rowids as one entry each (undo.coalesce)
                             self._rl_pending = undo.coalesce(self._rl_pending)

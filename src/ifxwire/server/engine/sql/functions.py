@@ -57,6 +57,9 @@ class FunctionState:
         self.error: EngineError | None = None
         self.serials: dict[tuple[int, str], int] = {}  # live counters of the running INSERT
         self.vio_memo: tuple[object, dict[int, int]] = (None, {})  # (ifx_vio_base)
+        # (table, rowid) of the rows a filtering DELETE kept, by the statement's clock
+        # object (ifx_vio_kept; row-lock mode drops their undo entries: session_locks.py)
+        self.vio_kept: tuple[object, list[tuple[str, int]]] = (None, [])
         self.serial_used: dict[str, int] = {}
         self.lo: Any = None  # the session's LoSession (smart large objects, lo_functions.py)
         # The session's SPL runtime (spl/interp.py): runs a stored function called in a query.
@@ -264,6 +267,15 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         if state.vio_memo[0] is not state._stmt_clock:
             state.vio_memo = (state._stmt_clock, {})
         return state.vio_memo[1].setdefault(tabid, top)
+
+    def ifx_vio_kept(table: str, rowid: int) -> object:
+        """A DELETE filter trigger keeps row ``rowid`` of ``table`` (features/object_modes.py):
+        noted for the running statement (told by its clock object)."""
+        state = slot.state
+        if state.vio_kept[0] is not state._stmt_clock:
+            state.vio_kept = (state._stmt_clock, [])
+        state.vio_kept[1].append((table, int(rowid)))
+        return None
 
     def ifx_dbinfo(option: str, *args: str) -> object:
         state = slot.state
@@ -554,6 +566,7 @@ def make_functions(slot: FunctionSlot) -> dict[str, tuple[int, Callable[..., obj
         "ifx_user": (0, ifx_user, False),
         "ifx_role": (1, ifx_role, False),
         "ifx_vio_base": (2, ifx_vio_base, False),
+        "ifx_vio_kept": (2, ifx_vio_kept, False),
         "ifx_utc_to_datetime": (1, ifx_utc_to_datetime, True),
         "ifx_substr": (-1, ifx_substr, True),
         "ifx_substring": (-1, ifx_substring, True),

@@ -18,6 +18,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError, not_implemented
 from ...core.ifxtypes import IfxType
 from ...sql.statements import IfxStatement
+from .. import violations
 from . import ast as a
 from .frame import Frame, Row
 from .sqlrun import Runner
@@ -161,6 +162,7 @@ class EmbeddedSql:
                                   message=f"cursor {current} does not select from this table")
             bound["spl_rowid"] = rowid
         session.check_in_routine(compiled.plan, self.frame.routine)
+        violations.check_insert(session.conn, compiled.plan)  # -973, as session.prepare
         session.exec_dml(compiled.plan, bound)
 
     def _insert_execute(self, node: a.Sql, tree: exp.Expr,
