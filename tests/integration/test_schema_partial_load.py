@@ -127,3 +127,27 @@ def test_ddl_rolled_back_in_a_transaction(srv: tuple[Any, ifxwire.Connection]) -
         _same_as_whole(s, _latest(s))
     finally:
         other.close()
+
+
+def test_sysobjstate_follows_each_statement(srv: tuple[Any, ifxwire.Connection]) -> None:
+    # objstate.sync compares only the tables a DDL statement stamped: every user index,
+    # constraint and trigger still has its row, and nothing gone keeps one
+    s, c = srv
+    c.execute("CREATE INDEX t1_v ON t1 (v)")
+    c.execute("RENAME INDEX t1_v TO t1_v2")
+    c.execute("CREATE TABLE log (n INT)")
+    c.execute("CREATE TRIGGER t2_ins INSERT ON t2 FOR EACH ROW (INSERT INTO log VALUES (1))")
+    c.execute("ALTER TABLE t3 ADD CONSTRAINT UNIQUE (v) CONSTRAINT t3_u")
+    c.execute("ALTER TABLE t3 ADD (w INT)")  # a rebuild: its objects made again
+    c.execute("DROP TABLE t4")
+    c.execute("DROP TRIGGER t2_ins")
+    c.execute("CREATE TRIGGER t0_ins INSERT ON t0 FOR EACH ROW (INSERT INTO log VALUES (2))")
+    rows = set(c.execute("SELECT objtype, name, tabid FROM sysobjstate").fetchall())
+    want = set(c.execute(
+        "SELECT 'I', idxname, tabid FROM sysindices WHERE tabid >= 100 UNION "
+        "SELECT 'C', constrname, tabid FROM sysconstraints WHERE tabid >= 100 UNION "
+        "SELECT 'T', trigname, tabid FROM systriggers WHERE tabid >= 100").fetchall())
+    assert rows == want
+    assert ("I", "t1_v2", _latest(s).tables["t1"].tabid) in rows
+    assert ("T", "t0_ins", _latest(s).tables["t0"].tabid) in rows
+    assert not any(r[1] in ("t1_v", "t2_ins") for r in rows)

@@ -69,7 +69,8 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
     ('T') as a type's ('t'). One read of sqlite_master and systables when nothing is to do:
     a column is there when its quoted name is in the table's DDL."""
     rows = conn.execute("SELECT type, name, sql FROM main.sqlite_master "
-                        "WHERE type IN ('table', 'view', 'index')").fetchall()
+                        "WHERE type IN ('table', 'view', 'index') OR (type = 'trigger' AND "
+                        "name LIKE '\\_ifx\\_cv\\_%' ESCAPE '\\')").fetchall()
     ddl = {str(name): str(sql or "") for kind, name, sql in rows if kind == "table"}
     views = {str(name) for kind, name, _ in rows if kind == "view"}
     indexes = {str(name) for kind, name, _ in rows if kind == "index"}
@@ -89,7 +90,7 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
              for tabid, name, cols in CATALOG_TABLES if name in ddl]
     short = [entry for entry in short if entry[2]]
     private = [name for name in PRIVATE_TABLES if name not in ddl]
-    stamps = versions.TABLE not in ddl  # (older files: made with their triggers)
+    stamps = not versions.TRIGGERS <= {str(name) for kind, name, _ in rows if kind == "trigger"}
     retyped = _retyped(conn) if "sysindices" in ddl and not rename else []
     no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
     # ROW-type inheritance written with class 'T' (a table's class) before typed tables

@@ -26,11 +26,17 @@ import sqlite3
 
 TABLE = "_ifx_cvers"
 #: the catalogue tables ``load_schema`` builds TableInfo from, and their tabid columns
-#: (an inheritance row changes both tables' subtables/supertable)
+#: (an inheritance row changes both tables' subtables/supertable); systriggers for
+#: ``objstate.sync``, which compares the objects of the tables a DDL statement stamped
 WATCHED = {
     "systables": ("tabid",), "syscolumns": ("tabid",), "sysdefaults": ("tabid",),
     "sysindices": ("tabid",), "sysconstraints": ("tabid",), "sysinherits": ("child", "parent"),
+    "systriggers": ("tabid",),
 }
+
+
+#: the triggers' names (an older file lacking one gets it when opened)
+TRIGGERS = frozenset(f"_ifx_cv_{t}_{op}" for t in WATCHED for op in ("i", "d", "u"))
 
 
 def _stamp(tabid: str) -> str:
@@ -72,3 +78,14 @@ def changes(conn: sqlite3.Connection, prefix: str,
         return top, set()
     return top, {int(r[0]) for r in conn.execute(
         f"SELECT tabid FROM {prefix}{TABLE} WHERE seq > ?", (since,))}
+
+
+def top(conn: sqlite3.Connection) -> int:
+    """The largest stamp (-1: a file without stamps)."""
+    return changes(conn, "", None)[0]
+
+
+def stamped_since(conn: sqlite3.Connection, since: int) -> list[int]:
+    """The tabids stamped after ``since`` (in the caller's transaction: its own writes too)."""
+    return [int(r[0]) for r in conn.execute(f"SELECT tabid FROM {TABLE} WHERE seq > ?",
+                                            (since,))]

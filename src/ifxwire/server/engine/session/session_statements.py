@@ -32,6 +32,7 @@ from ..features import (
 from ..features.spl import calls as spl_calls
 from ..features.spl import catalog as spl_catalog
 from ..schema import catalog as cat
+from ..schema import catalog_versions as versions
 from ..schema.casts import CastRow
 from ..schema.routines import Routine
 from ..sql.prepared import ExecResult
@@ -407,6 +408,7 @@ class StatementRunner:
         try:
             violations.before_ddl(dc, kind, spec)  # -897, -898, a target's DROP cascade
             mark = object_modes.creation_mark(dc, spec)  # CREATE … DISABLED, FILTERING
+            stamp = -1 if private else versions.top(dc.conn)  # (objstate.sync's tables)
             try:
                 done = handler(dc, spec)  # type: ignore[operator]
             except KeptWorkError as e:
@@ -415,7 +417,7 @@ class StatementRunner:
             if mark is not None:
                 object_modes.creation_modes(dc, spec, mark)
             if not private:
-                objstate.sync(dc.conn)  # a row per index, constraint, trigger (SYSOBJSTATE)
+                objstate.sync(dc.conn, stamp)  # a row per index, constraint, trigger
                 object_modes.sync(dc)  # FILTERING objects' triggers, sysviolations
                 # Catalog-only changes (sequences, synonyms, grants) do not move SQLite's
                 # schema version, which keys the schema and plan caches: move it. (A temp
