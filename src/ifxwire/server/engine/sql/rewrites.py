@@ -42,12 +42,18 @@ def first_select(sub: exp.Subquery) -> exp.Select | None:
     return first if isinstance(first, exp.Select) else None
 
 
-def derived_columns(ast: exp.Expr) -> None:
+def derived_columns(ast: exp.Expr, stars: bool = False) -> None:
     """``FROM (query) AS vt (c1, c2)``: the derived-column list renames the query's
     projections (Guide to SQL: Syntax, "Queries in the FROM clause"); a list of another
-    length is -9621."""
+    length is -9621. A query whose select list holds ``*`` keeps its list until the
+    columns are qualified (sqlglot's qualify_columns expands the star and reads the outer
+    query's names through the list), then this runs again with ``stars`` to rename the
+    expanded projections."""
     for sub in list(ast.find_all(exp.Subquery)):
         alias = sub.args.get("alias")
+        expanded = first_select(sub) if stars and "ifx_derived_count" in sub.meta else None
+        if expanded is not None and len(expanded.expressions) != sub.meta["ifx_derived_count"]:
+            raise EngineError(sc.DERIVED_COLUMN_COUNT)  # (the list renamed what it named)
         columns = alias.args.get("columns") if alias is not None else None
         if alias is None or not columns or not isinstance(sub.parent, (exp.From, exp.Join)):
             continue
@@ -57,7 +63,14 @@ def derived_columns(ast: exp.Expr) -> None:
         projections = first.expressions
         if any(isinstance(p, exp.Star) or (isinstance(p, exp.Column) and p.is_star)
                for p in projections):
-            raise EngineError(sc.NOT_IMPLEMENTED, near="derived column list over *")
+            if stars:  # (not expanded: a source whose columns are not known)
+                raise EngineError(sc.NOT_IMPLEMENTED, near="derived column list over *")
+            sub.meta["ifx_derived_count"] = len(columns)  # checked once expanded
+            first.set("expressions", [  # (an unnamed expression beside the star: a name
+                p if isinstance(p, (exp.Alias, exp.Column, exp.Star))  # the list replaces)
+                else exp.alias_(p, exp.to_identifier(f"unnamed_col_{i + 1}", quoted=True))
+                for i, p in enumerate(projections)])
+            continue
         if len(projections) != len(columns):
             raise EngineError(sc.DERIVED_COLUMN_COUNT)
         first.set("expressions", [

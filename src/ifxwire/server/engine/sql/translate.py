@@ -275,6 +275,7 @@ class Compiler(DmlCompiler):
                 raise EngineError(sc.SELECT_NUMBER_TOO_BIG) from None
             m = _UNRESOLVED.search(str(e))
             raise EngineError(sc.NO_COLUMN, near=m.group(1) if m else "") from None
+        rewrites.derived_columns(root, stars=True)  # the lists over ``SELECT *``
         rewrites.group_columns(root)
         setops.unwrap_operands(root)
         rewrites.convert_outer_joins(root)
