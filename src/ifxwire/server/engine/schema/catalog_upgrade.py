@@ -90,7 +90,7 @@ def upgrade_catalog(conn: sqlite3.Connection) -> None:
              for tabid, name, cols in CATALOG_TABLES if name in ddl]
     short = [entry for entry in short if entry[2]]
     private = [name for name in PRIVATE_TABLES if name not in ddl]
-    stamps = not versions.TRIGGERS <= {str(name) for kind, name, _ in rows if kind == "trigger"}
+    stamps = not {str(name) for kind, name, _ in rows if kind == "trigger"} >= versions.TRIGGERS
     retyped = _retyped(conn) if "sysindices" in ddl and not rename else []
     no_views = [name for name, *_ in CATALOG_VIEWS.values() if name not in views]
     # ROW-type inheritance written with class 'T' (a table's class) before typed tables
