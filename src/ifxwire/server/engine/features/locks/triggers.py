@@ -168,17 +168,28 @@ class LockTriggers:
         extra = set(add)
         sigs: dict[str, list[object]] = {}
         idx: dict[str, list[str]] = {}
-        for kind, name, tbl, root, sql in conn.execute(
-                "SELECT type, name, tbl_name, rootpage, sql FROM main.sqlite_master "
-                "WHERE type IN ('table', 'index')"):
-            if kind == "table":
-                sigs[str(name)] = [root, sql]
-            else:
-                idx.setdefault(str(tbl).lower(), []).append(f"{name}\x00{root}\x00{sql}")
+        # Signatures (root page, DDL text, indexes) of the tables that have or get a set
+        # only: reading every table's and index's DDL text grew with the database, once
+        # per schema version (a DDL statement) per writing session.
+        present = {str(r[0]) for r in conn.execute(
+            "SELECT name FROM main.sqlite_master WHERE type = 'table'")}
+        candidates = sorted(t.lower() for t in tables
+                            if t in present and (t in self._tables or t in extra))
+        for i in range(0, len(candidates), 500):
+            part = candidates[i : i + 500]
+            for kind, name, tbl, root, sql in conn.execute(
+                    "SELECT type, name, tbl_name, rootpage, sql FROM main.sqlite_master "
+                    "WHERE type IN ('table', 'index') AND lower(tbl_name) IN "
+                    f"({', '.join('?' * len(part))})", part):
+                if kind == "table":
+                    sigs[str(name)] = [root, sql]
+                else:
+                    idx.setdefault(str(tbl).lower(), []).append(
+                        f"{name}\x00{root}\x00{sql}")
         listed: dict[str, str] = {str(n): str(t).lower() for n, t in conn.execute(
             "SELECT name, tbl_name FROM temp.sqlite_master WHERE type = 'trigger' "
             "AND name LIKE '\\_ifxlk\\_%' ESCAPE '\\'")}
-        self.user = {t.lower(): t for t in tables if t in sigs}
+        self.user = {t.lower(): t for t in tables if t in present}
         wanted: dict[str, Signature] = {}
         for table in tables:
             if table in sigs and (table in self._tables or table in extra):
