@@ -50,3 +50,13 @@ def fresh_database(connect_kwargs: dict[str, Any], prefix: str) -> Iterator[ifxw
         yield conn
     finally:
         conn.close()
+
+
+def dollar_accounts(c: ifxwire.Cursor) -> None:
+    """The DISTINCT type ``dollars`` over DECIMAL(10,2) and table ``acct`` of two rows with a
+    dollars column and a plain DECIMAL one (the casts and SPL rounds' schema, modelled on
+    the pages' ``CREATE DISTINCT TYPE dollars AS DECIMAL``)."""
+    c.execute("CREATE DISTINCT TYPE dollars AS DECIMAL(10,2)")
+    c.execute("CREATE TABLE acct (id INT, bal dollars, plain DECIMAL(10,2))")
+    c.execute("INSERT INTO acct VALUES (1, 12.5::dollars, 12.5)")
+    c.execute("INSERT INTO acct VALUES (2, 7.25::dollars, 1.0)")

@@ -31,17 +31,14 @@ import pytest
 
 import ifxwire
 
-from .manual import fresh_database, rows, sqlcode
+from .manual import dollar_accounts, fresh_database, rows, sqlcode
 
 
 @pytest.fixture()
 def cur(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
     with fresh_database(connect_kwargs, "casts30") as conn:
         c = conn.cursor()
-        c.execute("CREATE DISTINCT TYPE dollars AS DECIMAL(10,2)")
-        c.execute("CREATE TABLE acct (id INT, bal dollars, plain DECIMAL(10,2))")
-        c.execute("INSERT INTO acct VALUES (1, 12.5::dollars, 12.5)")
-        c.execute("INSERT INTO acct VALUES (2, 7.25::dollars, 1.0)")
+        dollar_accounts(c)
         yield c
 
 
