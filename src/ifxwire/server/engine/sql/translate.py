@@ -69,6 +69,10 @@ class Compiler(DmlCompiler):
         self.session_dependent = False
         self.other_databases = False
         self.allow_bare_params = False  # INSERT VALUES / UPDATE SET compile as projections
+        #: MERGE: each ``?``'s number in the whole statement by its text position, and the
+        #: types its parts found (compile_merge; None: a statement numbers its own)
+        self.param_index: dict[int, int] | None = None
+        self.param_types: dict[int, IfxType] = {}
         self.for_update = False
         self.update_of: list[str] = []  # FOR UPDATE OF: its columns (-364, current.py)
         self.tables: dict[str, tuple[object, ...]] = {}
@@ -659,7 +663,7 @@ class Compiler(DmlCompiler):
         """Name every ``?`` ``:pN`` in Informix text order and return their types."""
         holders = [p for p in root.find_all(exp.Placeholder)]
         positions = sorted({p.meta.get("pos", 0) for p in holders})
-        index = {pos: i + 1 for i, pos in enumerate(positions)}
+        index = self.param_index or {pos: i + 1 for i, pos in enumerate(positions)}
         types: dict[int, IfxType] = {}
         for p in holders:
             pos = p.meta.get("pos", 0)
@@ -667,6 +671,9 @@ class Compiler(DmlCompiler):
             t = p.meta.get("pt") or ty(p)
             if t.code != -1 or pos not in types:
                 types[pos] = t
+            if self.param_index is not None and (
+                    t.code != -1 or index[pos] not in self.param_types):
+                self.param_types[index[pos]] = t
         return [types[pos] for pos in positions]
 
     # The projections / WHERE of the last compiled root SELECT (used by the DML compilers).

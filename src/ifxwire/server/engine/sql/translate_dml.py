@@ -56,6 +56,8 @@ class DmlCompiler:
         delimident: bool
         allow_bare_params: bool
         other_databases: bool
+        param_index: dict[int, int] | None
+        param_types: dict[int, IfxType]
 
         def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                           rename: bool = False) -> Plan: ...
@@ -323,8 +325,21 @@ class DmlCompiler:
         target, source, on = ast.this, ast.args.get("using"), ast.args.get("on")
         if not isinstance(target, exp.Table) or source is None or on is None:
             raise EngineError(sc.SYNTAX)
-        if any(True for _ in ast.find_all(exp.Placeholder)):
-            raise not_implemented("host variables in MERGE")
+        # Host variables: each part (its copies of the ON condition, of a SET value) names a
+        # ``?`` by its place in the whole statement, so one set of bound values serves
+        # every part (was -999).
+        holders = sorted({p.meta.get("pos", 0) for p in ast.find_all(exp.Placeholder)})
+        self.param_index = {pos: i + 1 for i, pos in enumerate(holders)}
+        self.param_types = {}
+        try:
+            plan = self._merge_parts(ast, target, source, on)
+        finally:
+            self.param_index = None
+        plan.params = [self.param_types.get(i + 1, UNKNOWN) for i in range(len(holders))]
+        return plan.finish(self.ctx)
+
+    def _merge_parts(self, ast: exp.Merge, target: exp.Table, source: exp.Expr,
+                     on: exp.Expr) -> Plan:
         whens = ast.args.get("whens")
         clauses = list(whens.expressions) if whens is not None else []
 
@@ -353,6 +368,8 @@ class DmlCompiler:
             cols = then.this
             if isinstance(cols, exp.Tuple):
                 into = exp.Schema(this=into, expressions=list(cols.expressions))
+            # (the VALUES list became a select list: its ``?`` are values, not projections)
+            self.allow_bare_params = True
             parts.append(self.compile_insert(exp.Insert(this=into, expression=select))
                          .finish(self.ctx))
         for when in matched:
@@ -374,8 +391,7 @@ class DmlCompiler:
                     raise not_implemented("MERGE with two clauses into a view")
                 part.sql += f" AND rowid <= :{MERGE_ROWID}"
             parts.append(part.finish(self.ctx))
-        plan = Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
-        return plan.finish(self.ctx)
+        return Plan("merge", StmtType.MERGE, table=parts[0].table, parts=parts)
 
     def compile_delete(self, ast: exp.Delete) -> Plan:
         info = self.target(ast.this)
