@@ -221,3 +221,42 @@ def test_alter_sets_a_table_aside_by_renaming_only_when_a_foreign_key_names_it(
     assert c.execute("SELECT v FROM parent WHERE v = 'p'").fetchall() == [("p",)]
     c.execute("DELETE FROM parent")
     assert c.execute("SELECT count(*) FROM child").fetchone() == (0,)  # the cascade stands
+
+
+def test_a_parent_named_by_keys_without_an_action_is_copied_not_renamed(
+        rl: tuple[Any, ifxwire.Connection]) -> None:
+    """Thirty-second session: a table that foreign keys without an ON DELETE action name is
+    set aside by copying, as an unreferenced one (SQLite's RENAME read the whole schema
+    again): its drop only counts the child rows as deferred violations, and putting its
+    rows back into the table of the same name satisfies them before the commit. Child rows
+    stay, the keys still hold afterwards, and ROLLBACK WORK puts it all back."""
+    srv, c = rl
+    c.execute("CREATE TABLE par (id INT PRIMARY KEY, v VARCHAR(10))")
+    c.execute("CREATE TABLE kid (id INT, pid INT REFERENCES par (id))")
+    c.execute("CREATE TABLE kin (pid INT REFERENCES par (id), n INT)")  # a second child
+    c.cursor().executemany("INSERT INTO par VALUES (?, ?)", [(i, f"p{i}") for i in range(1, 6)])
+    c.cursor().executemany("INSERT INTO kid VALUES (?, ?)", [(10 * i, i) for i in range(1, 6)])
+    c.execute("INSERT INTO kin VALUES (3, 1)")
+    for transaction in (False, True):
+        if transaction:
+            c.execute("BEGIN WORK")
+        seen = _traced(srv, c, f"ALTER TABLE par ADD (z{int(transaction)} INT)")
+        assert not any("RENAME TO" in q for q in seen)
+        assert c.execute("SELECT count(*) FROM kid").fetchone() == (5,)
+        assert c.execute("SELECT count(*) FROM kin").fetchone() == (1,)
+        with pytest.raises(ifxwire.IntegrityError) as e:
+            c.execute("INSERT INTO kid VALUES (99, 99)")  # the key holds still
+        assert e.value.sqlcode == -691
+        with pytest.raises(ifxwire.IntegrityError) as e:
+            c.execute("DELETE FROM par WHERE id = 3")
+        assert e.value.sqlcode == -692
+        if transaction:
+            c.execute("ROLLBACK WORK")
+    assert [r[0] for r in c.execute(
+        "SELECT colname FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+        "AND t.tabname = 'par' ORDER BY colno").fetchall()] == ["id", "v", "z0"]
+    assert c.execute("SELECT id, v FROM par ORDER BY id").fetchall() == [
+        (i, f"p{i}") for i in range(1, 6)]
+    c.execute("DELETE FROM kid")
+    c.execute("DELETE FROM kin")
+    c.execute("DELETE FROM par")  # no child rows left: allowed
