@@ -236,4 +236,16 @@ CATALOG_INDEXES: tuple[tuple[str, str, str], ...] = (
     # scanned every column of every table. Every reader here that needs column order says
     # ORDER BY colno or keys by colno, so the index's order changes no result.
     ("_ifx_syscolumns_tabid", "syscolumns", "tabid, colno"),
+    # Informix keeps these catalogue tables indexed by tabid too (Guide to SQL: Reference:
+    # SYSINDICES, SYSCONSTRAINTS, SYSTRIGGERS, SYSDEFAULTS, SYSOBJSTATE each list an index
+    # on their tabid column). Here, each DDL statement reads one table's rows of them:
+    # systables.nindexes counted again (ddl.count_indexes), sysobjstate compared for the
+    # tables a statement stamped (objstate.sync), a catalogue load's changed tables
+    # (catalog._load_tables); without the index each was a scan of every row (thirty-second
+    # session). A read of one table's rows by tabid comes back in the table's own order.
+    ("_ifx_sysindices_tabid", "sysindices", "tabid"),
+    ("_ifx_sysconstraints_tabid", "sysconstraints", "tabid"),
+    ("_ifx_systriggers_tabid", "systriggers", "tabid"),
+    ("_ifx_sysdefaults_tabid", "sysdefaults", "tabid"),
+    ("_ifx_sysobjstate_tabid", "sysobjstate", "tabid"),
 )
