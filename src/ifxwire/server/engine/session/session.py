@@ -46,7 +46,13 @@ from ..core.money import parse_dbmoney
 from ..features import access, cross_database, ddl, violations
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
-from ..features.spl.calls import call_routine, execute_call, open_call, runtime
+from ..features.spl.calls import (
+    call_routine,
+    execute_call,
+    fill_table_functions,
+    open_call,
+    runtime,
+)
 from ..features.spl.insert_execute import run_insert_execute
 from ..features.triggers import run_dml, run_instead, run_merge
 from ..schema import catalog as cat
@@ -648,6 +654,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         """Run a compiled INSERT/UPDATE/DELETE; with ``returning`` the rowid and the
         columns of each row it changed are appended to that list (for triggers)."""
         conn = self._connection()
+        if plan.prelude:  # TABLE(FUNCTION …) sources (spl/calls.py)
+            fill_table_functions(self, plan, bound)
         sql = self.rl_filter_dml_reads(plan, plan.sql) if self.row_locks else plan.sql
         if returning is not None:
             assert plan.table is not None
@@ -698,6 +706,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
 
     def _select_into(self, plan: Plan, bound: dict[str, object]) -> ExecResult:
         assert plan.into_temp is not None
+        if plan.prelude:  # TABLE(FUNCTION …) sources (spl/calls.py)
+            fill_table_functions(self, plan, bound)
         ddl.check_result_names(plan.names)  # -249 (ids_sqs_0159, ids_sqs_2106)
         self.temp_snapshot()  # a ROLLBACK drops the table again
 

@@ -22,6 +22,7 @@ from .... import _accel
 from ..core.convert import batch_loader
 from ..core.errors import EngineError
 from ..core.errors import internal as _internal
+from ..features.spl.calls import fill_table_functions
 from ..sql.functions import VOLATILE
 from .session_lock_reads import CURSOR
 from .session_park import plan_parks
@@ -111,6 +112,8 @@ class CursorRows:
         conn = self.conn
         if conn is None:
             conn = self._connection()
+        if plan.prelude:  # TABLE(FUNCTION …) sources, filled first (spl/calls.py)
+            fill_table_functions(self, plan, bound)  # type: ignore[arg-type]
         # self.row_locks (session_locks.py), inlined (issue 26)
         row_locks = self.engine.row_locks and self.database is not None and self._logged
         # (a late check under row locks has found nothing for rl_check_read to do, nor has

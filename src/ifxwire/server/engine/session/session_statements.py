@@ -448,6 +448,8 @@ class StatementRunner:
             plan = compiler.compile_query(query)  # type: ignore[arg-type]
             if plan.params:
                 raise EngineError(sc.SYNTAX)
+            if compiler.table_functions:  # (filled per statement: no view text holds one)
+                raise not_implemented("TABLE(FUNCTION …) in a view or a CREATE … AS SELECT")
             return plan.sql, plan.names, plan.types
 
         schema = self.current_schema() if self.database else cat.Schema({}, {}, set())

@@ -396,6 +396,30 @@ class IfxExprParser(IfxTypeParser):
             table.set("catalog", exp.to_identifier(database.lower()))
         return table
 
+    def _parse_primary_or_var_call(self) -> tuple[str, str | None, list[exp.Expr]]:
+        """``[owner.]name(args)`` of TABLE(FUNCTION …): the routine's name (folded as a
+        name is), its owner, and its argument expressions."""
+        def word() -> str:
+            tok = self._curr
+            if tok is None or tok.token_type in (TokenType.L_PAREN, TokenType.R_PAREN,
+                                                 TokenType.STRING, TokenType.NUMBER):
+                self.raise_error("Expected a function name")
+                return ""
+            self._advance()
+            return tok.text if tok.token_type == TokenType.IDENTIFIER else tok.text.lower()
+
+        owner = None
+        name = word()
+        if self._match(TokenType.DOT):
+            owner, name = name, word()
+        if not self._match(TokenType.L_PAREN):
+            self.raise_error("Expected (")
+        args: list[exp.Expr] = []
+        if not self._match(TokenType.R_PAREN):
+            args = self._parse_csv(self._parse_assignment)
+            self._match_r_paren()
+        return name, owner, args
+
     def _parse_table(
         self,
         schema: bool = False,
@@ -415,8 +439,16 @@ class IfxExprParser(IfxTypeParser):
             self._advance(2)
             if self._word() in ("FUNCTION", "PROCEDURE"):
                 # TABLE(FUNCTION iterator(…)): an iterator function's rows as a table
-                # (Guide to SQL: Syntax, "Iterator Functions"); not built.
-                raise not_implemented("TABLE(FUNCTION ...)")
+                # (Guide to SQL: Syntax, "Iterator Functions", ids_sqs_1125): a table node
+                # the compiler fills from the routine's rows (Compiler.table_function)
+                self._advance()
+                call = self._parse_primary_or_var_call()
+                self._match_r_paren()
+                alias = self._parse_table_alias(
+                    alias_tokens=alias_tokens or self.TABLE_ALIAS_TOKENS)
+                table = exp.Table(this=exp.to_identifier("_ifx_tf"), alias=alias)
+                table.meta["ifx_tf"] = call
+                return table
             coll = self._parse_collection()
             if coll is None and self._word() == "MULTISET" and self._next is not None and (
                     self._next.token_type == TokenType.L_PAREN):

@@ -119,6 +119,11 @@ class FeatureTranslation:
     #: spl/calls.py: EXECUTE PROCEDURE|FUNCTION compiled, and a stored function in an
     #: expression (None: no routine of that name)
     compile_call: Callable[[Compiler, Any], Plan] = _unregistered
+    #: spl/calls.py: TABLE(FUNCTION [owner.]name(args)) in FROM: the call's plan
+    compile_table_function: Callable[[Compiler, str, str | None, list[exp.Expr]],
+                                     Plan] = _unregistered
+    #: spl/calls.py: fill a plan's TABLE(FUNCTION …) sources (session, plan, bound values)
+    fill_table_functions: Callable[[Any, Plan, dict[str, object]], None] = _unregistered
     routine_call: Callable[[Compiler, ExprTranslator, str, list[exp.Expr]],
                            exp.Expr | None] = _unregistered
     #: spl/insert_execute.py: INSERT INTO t [(cols)] EXECUTE PROCEDURE|FUNCTION p(…),

@@ -68,6 +68,9 @@ class Plan:
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
     native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call
+    #: TABLE(FUNCTION f(…)) in FROM: (TEMP table, the call's plan, its column definitions)
+    #: filled with the routine's rows before the statement runs (spl/calls.py)
+    prelude: list[tuple[str, Plan, str]] = field(default_factory=list)
     # Distinct types its casts name, (extended_id, name): the Usage privilege (access.py).
     cast_types: list[tuple[int, str]] = field(default_factory=list)
     # The syscasts rows its DISTINCT types were checked against (udt_casts.py), by key, None

@@ -29,7 +29,7 @@ from ..core import sqlcodes as sc
 from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
-from ..schema.catalog import TableInfo
+from ..schema.catalog import ColumnInfo, TableInfo, sqlite_column_defs
 from . import collection_tables, refusals, rewrites, rowids, setops, slv
 from .exprs import STATEMENT_TAGS, ExprTranslator, ty
 from .exprtypes import UNKNOWN
@@ -73,6 +73,8 @@ class Compiler(DmlCompiler):
         #: types its parts found (compile_merge; None: a statement numbers its own)
         self.param_index: dict[int, int] | None = None
         self.param_types: dict[int, IfxType] = {}
+        #: TABLE(FUNCTION …) sources met while compiling (Plan.prelude)
+        self.table_functions: list[tuple[str, Plan, str]] = []
         self.for_update = False
         self.update_of: list[str] = []  # FOR UPDATE OF: its columns (-364, current.py)
         self.tables: dict[str, tuple[object, ...]] = {}
@@ -108,6 +110,8 @@ class Compiler(DmlCompiler):
     # ---- entry ---------------------------------------------------------------------------
     def compile(self, sql: str) -> Plan:
         plan = self._compile(sql)
+        if self.table_functions:
+            plan.prelude = list(self.table_functions)
         plan.tables = dict(self.tables)
         plan.other_tables = dict(self.other_tables)
         if plan.kind == "query":
@@ -123,6 +127,26 @@ class Compiler(DmlCompiler):
     def _compile(self, sql: str) -> Plan:
         ast = parse(sql, self.delimident)
         self.check_budget()
+        calls = [t.meta["ifx_tf"] for t in ast.find_all(exp.Table) if "ifx_tf" in t.meta]
+        if calls:
+            # A TABLE(FUNCTION f(?)) call's ``?`` leave the statement's tree with it: each
+            # is numbered by its place in the whole text, as MERGE's parts are.
+            holders = {p.meta.get("pos", 0) for p in ast.find_all(exp.Placeholder)}
+            holders |= {p.meta.get("pos", 0) for _, _, args in calls for a in args
+                        for p in a.find_all(exp.Placeholder)}
+            if holders:
+                self.param_index = {pos: i + 1 for i, pos in enumerate(sorted(holders))}
+                self.param_types = {}
+                try:
+                    plan = self._compile_tree(ast)
+                finally:
+                    self.param_index = None
+                plan.params = [self.param_types.get(i + 1, UNKNOWN)
+                               for i in range(len(holders))]
+                return plan.finish(self.ctx)
+        return self._compile_tree(ast)
+
+    def _compile_tree(self, ast: exp.Expr) -> Plan:
         if not isinstance(ast, IfxStatement):
             refusals.check_syntax(ast)
         elif str(ast.this) in ("create_table_as", "select_into_table"):
@@ -183,6 +207,37 @@ class Compiler(DmlCompiler):
             self.tables[info.name] = table_signature(info)
         elif info.schema.startswith("ifxdb_"):  # another database's (cross_database.py)
             self.other_tables[(info.schema[len("ifxdb_"):], info.name)] = table_signature(info)
+
+    def table_function(self, table: exp.Table) -> TableInfo:
+        """``TABLE(FUNCTION f(args))`` in FROM (Guide to SQL: Syntax, "Iterator Functions",
+        ids_sqs_1125: an iterator function's rows as a virtual table): a TEMP table of the
+        function's return types, which the session fills with its rows before the statement
+        runs (Plan.prelude, spl/calls.fill_table_functions). Why a table: SQLite's
+        table-valued functions are virtual-table modules, which Python's sqlite3 cannot
+        define. The columns are the RETURNING clause's AS names, else unnamed_col_N, renamed
+        by a derived-column list as any table's; the arguments are evaluated once per
+        execution (constants, host variables, expressions over them)."""
+        name, owner, args = table.meta["ifx_tf"]
+        call = TRANSLATION.compile_table_function(self, name, owner, [a.copy() for a in args])
+        if not call.types:
+            raise not_implemented(f"TABLE(FUNCTION {name}) of a routine that returns nothing")
+        if call.routine is not None:
+            self.routines.add(call.routine)  # its Execute privilege; never a parked read
+        temp = f"_ifx_tf_{self._statement_tag}_{len(self.table_functions)}"
+        names = [n if n and not n.startswith("(") else f"unnamed_col_{i + 1}"
+                 for i, n in enumerate(call.names)]
+        alias = table.args.get("alias")
+        listed = alias.args.get("columns") if alias is not None else None
+        if alias is not None and listed:  # AS vt (c1, c2): one per returned value, else -9621
+            if len(listed) != len(names):
+                raise EngineError(sc.DERIVED_COLUMN_COUNT)
+            names = [c.name for c in listed]
+            alias.set("columns", None)
+        columns = [ColumnInfo(n, i + 1, t.nullable()) for i, (n, t) in
+                   enumerate(zip(names, call.types, strict=True))]
+        decls = sqlite_column_defs([(c.name, c.type) for c in columns])
+        self.table_functions.append((temp, call, decls))
+        return TableInfo(temp, 0, "", columns, kind="T", temp=True, schema="temp")
 
     def parse_exprs(self, text: str) -> list[exp.Expr]:
         return parse_expressions(text, self.delimident)
@@ -419,8 +474,11 @@ class Compiler(DmlCompiler):
             database = table.args.get("catalog")
             if owner is None and database is None and name in cte_names:
                 continue
-            info = self.lookup.resolve(name, owner.name if owner else None,
-                                       database.name if database else None, 0)
+            if "ifx_tf" in table.meta:
+                info = self.table_function(table)
+            else:
+                info = self.lookup.resolve(name, owner.name if owner else None,
+                                           database.name if database else None, 0)
             alias = table.alias or name
             if info.kind == "T" and info.subtables and not table.args.get("only"):
                 # A supertable's rows and its subtables' rows, in the supertable's columns

@@ -26,6 +26,7 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.errors import internal as _internal
 from ...core.ifxtypes import IfxType
+from ...schema.catalog import quote
 from ...schema.routines import Routine
 from ...sql import udt_casts
 from ...sql.exprs import func, ty, typed
@@ -322,4 +323,36 @@ def expand(routine: Routine, args: list[exp.Expr], parse_exprs: object) -> list[
 
 # The SQL translation (sql layer) calls these through its hooks (sql/hooks.py).
 TRANSLATION.compile_call = compile_call
+
+
+def compile_table_function(compiler: Compiler, name: str, owner: str | None,
+                           args: list[exp.Expr]) -> Plan:
+    """TABLE(FUNCTION …)'s call (Compiler.table_function): compiled as EXECUTE FUNCTION."""
+    return compile_call(compiler, a.CallSpec(0, name=name, owner=owner, args=args,
+                                             kind="function"))
+
+
+def fill_table_functions(session: FeatureSession, plan: Plan,
+                         bound: dict[str, object]) -> None:
+    """Fill each TABLE(FUNCTION …) source of ``plan`` with its routine's rows, in the
+    session's TEMP table of the call (made on the first use; emptied each time)."""
+    conn = session._connection()
+    for temp, call, decls in plan.prelude:
+        q = quote(temp)
+        conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {q} ({decls})")
+        conn.execute(f"DELETE FROM temp.{q}")
+        routine = _routine_of(session, call)
+        rows = runtime(session).invoke(routine, _args(session, call, bound))
+        try:
+            got = list(rows)  # (the routine's own SQL runs between the rows)
+        finally:
+            rows.close()  # type: ignore[attr-defined]
+        if got:
+            marks = ", ".join("?" * len(call.types))
+            conn.executemany(f"INSERT INTO temp.{q} VALUES ({marks})",
+                             [tuple(r)[: len(call.types)] for r in got])
+
+
+TRANSLATION.compile_table_function = compile_table_function
+TRANSLATION.fill_table_functions = fill_table_functions
 TRANSLATION.routine_call = routine_call

@@ -22,6 +22,7 @@ from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import IfxType
+from ...sql.hooks import TRANSLATION
 from ...sql.ifxnodes import IfxToday, IfxUser
 from ...sql.translate import Compiler, Plan, table_signature
 from . import ast as a
@@ -55,6 +56,11 @@ def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
     tree = tree.copy()
     if any(isinstance(n, exp.Placeholder) for n in tree.find_all(exp.Placeholder)):
         raise EngineError(sc.SYNTAX, near="?")
+    for source in tree.find_all(exp.Table):  # TABLE(FUNCTION f(args)): its arguments too
+        if "ifx_tf" in source.meta:
+            name, owner, args = source.meta["ifx_tf"]
+            source.meta["ifx_tf"] = (name, owner, [substitute(arg, scope, refs, types)
+                                                   for arg in args])
     skip: set[int] = set()
     for upd in tree.find_all(exp.Update):
         for eq in upd.expressions:
@@ -167,7 +173,22 @@ class Runner:
         column (for UPDATE/DELETE … WHERE CURRENT OF)."""
         def build(c: Compiler, sub: Callable[[exp.Expr], exp.Expr]) -> Plan:
             c.allow_bare_params = True
-            plan = c.compile_query(sub(tree), list(expected) if expected is not None else None)
+            query = sub(tree)
+            calls = [t.meta["ifx_tf"] for t in query.find_all(exp.Table) if "ifx_tf" in t.meta]
+            if calls:
+                # TABLE(FUNCTION f(v)): the call's variables and the query's are numbered
+                # alike, by their place among the routine's variables (``bound``)
+                holders = [p for p in query.find_all(exp.Placeholder)] + [
+                    p for _, _, args in calls for arg in args
+                    for p in arg.find_all(exp.Placeholder)]
+                c.param_index = {p.meta["pos"]: p.meta["pos"] - _PARAM_BASE + 1
+                                 for p in holders}
+            try:
+                plan = c.compile_query(query, list(expected) if expected is not None
+                                       else None)
+            finally:
+                c.param_index = None
+            plan.prelude = list(c.table_functions)
             if rowid:
                 root = c._last_root
                 source = root.args.get("from_") if isinstance(root, exp.Select) else None
@@ -196,8 +217,11 @@ class Runner:
         if frame is not None:  # None: a routine's DEFAULT values (calls.call_routine)
             s.check_in_routine(plan, frame.routine)
         s.state.error = None
+        bound = self.bound(compiled, frame)
+        if plan.prelude:  # TABLE(FUNCTION …) sources (calls.py)
+            TRANSLATION.fill_table_functions(s, plan, bound)
         try:
-            row = s._connection().execute(plan.sql, self.bound(compiled, frame)).fetchone()
+            row = s._connection().execute(plan.sql, bound).fetchone()
         except sqlite3.Error as e:
             raise s._map_error(e, plan) from None
         if row is None:
@@ -211,10 +235,13 @@ class Runner:
         s = self.session
         s.check_in_routine(plan, frame.routine)
         s.state.error = None
+        bound = self.bound(compiled, frame)
+        if plan.prelude:  # TABLE(FUNCTION …) sources (calls.py)
+            TRANSLATION.fill_table_functions(s, plan, bound)
         cur = s._connection().cursor()
         s._cursors.add(cur)  # closed before the connection goes back to the pool
         try:
-            cur.execute(plan.sql, self.bound(compiled, frame))
+            cur.execute(plan.sql, bound)
         except sqlite3.Error as e:
             cur.close()
             raise s._map_error(e, plan) from None
