@@ -469,16 +469,17 @@ def test_select_clauses_and_directive_comments(stores: ifxwire.Connection) -> No
         assert _rows(cur, sql) == [(101,)], sql
 
 
-def test_iterator_function_forms_are_refused(stores: ifxwire.Connection) -> None:
-    """TABLE(FUNCTION iterator(…)) in FROM is an Informix form (Iterator Functions) the server
-    does not build: -999, not a syntax error; EXECUTE PROCEDURE of the same routine returns its
-    rows, and INSERT … EXECUTE FUNCTION (INSERT, Execute Routine Clause) inserts them (was
-    -999 here until the twenty-third round; test_manual_round16_left.py)."""
+def test_iterator_function_forms(stores: ifxwire.Connection) -> None:
+    """TABLE(FUNCTION iterator(…)) in FROM (Iterator Functions) gives the routine's rows (was
+    -999 until the thirty-second session: test_manual_round32_table_functions.py); EXECUTE
+    PROCEDURE of the same routine returns them, and INSERT … EXECUTE FUNCTION (INSERT, Execute
+    Routine Clause) inserts them (was -999 here until the twenty-third round;
+    test_manual_round16_left.py)."""
     cur = stores.cursor()
     cur.execute("CREATE PROCEDURE three() RETURNING INT; RETURN 1 WITH RESUME; "
                 "RETURN 2 WITH RESUME; RETURN 3 WITH RESUME; END PROCEDURE")
     assert _rows(cur, "EXECUTE PROCEDURE three()") == [(1,), (2,), (3,)]
-    assert _code(cur, "SELECT * FROM TABLE(FUNCTION three())") == -999
+    assert _rows(cur, "SELECT * FROM TABLE(FUNCTION three())") == [(1,), (2,), (3,)]
     cur.execute("CREATE TEMP TABLE ef (a INT)")
     cur.execute("INSERT INTO ef EXECUTE FUNCTION three()")
     assert _rows(cur, "SELECT a FROM ef ORDER BY a") == [(1,), (2,), (3,)]
