@@ -63,6 +63,26 @@ def test_insert_select_and_spl(cur: ifxwire.Cursor) -> None:
     assert rows(cur, "EXECUTE FUNCTION total(10)") == [(55,)]
 
 
+def test_two_cursors_of_one_statement_and_a_select_into(cur: ifxwire.Cursor) -> None:
+    """Review of 6832185a: each execution refills the statement's one TEMP table, so a query
+    over it is read whole at once; a second cursor of the same text no longer empties the
+    rows a first is still reading. SPL's SELECT … INTO reads one too."""
+    conn = cur.connection
+    first, second = conn.cursor(), conn.cursor()
+    sql = "SELECT n FROM TABLE(FUNCTION series(1, ?))"
+    first.execute(sql, (20000,))
+    assert first.fetchone()[0] == 1
+    second.execute(sql, (2,))
+    assert [r[0] for r in second.fetchall()] == [1, 2]
+    assert len(first.fetchall()) == 19999
+    cur.execute("CREATE FUNCTION tot(k INT) RETURNING INT; DEFINE s INT; "
+                "SELECT SUM(n) INTO s FROM TABLE(FUNCTION series(1, k)); RETURN s; "
+                "END FUNCTION")
+    assert rows(cur, "EXECUTE FUNCTION tot(4)") == [(10,)]
+    assert rows(cur, "SELECT n, tot(n) FROM TABLE(FUNCTION series(1, 3)) ORDER BY n") == [
+        (1, 1), (2, 3), (3, 6)]
+
+
 def test_what_is_refused(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "SELECT * FROM TABLE(FUNCTION nosuch(1))") == -674
     assert sqlcode(cur, "CREATE VIEW vs AS SELECT * FROM TABLE(FUNCTION series(1, 2))",

@@ -151,3 +151,51 @@ def test_sysobjstate_follows_each_statement(srv: tuple[Any, ifxwire.Connection])
     assert ("I", "t1_v2", _latest(s).tables["t1"].tabid) in rows
     assert ("T", "t0_ins", _latest(s).tables["t0"].tabid) in rows
     assert not any(r[1] in ("t1_v", "t2_ins") for r in rows)
+
+
+def test_a_renamed_table_of_a_hierarchy_is_renamed_on_both_sides(
+        srv: tuple[Any, ifxwire.Connection]) -> None:
+    # Review of 6832185a: RENAME TABLE stamps only the renamed table, while its partner's
+    # subtables/supertable named it; the partner is built again too
+    s, c = srv
+    c.execute("CREATE ROW TYPE p_t (a INT)")
+    c.execute("CREATE ROW TYPE c_t (b INT) UNDER p_t")
+    c.execute("CREATE TABLE p OF TYPE p_t")
+    c.execute("CREATE TABLE ch OF TYPE c_t UNDER p")
+    c.execute("CREATE TABLE log (x INT)")
+    c.execute("INSERT INTO ch VALUES (1, 2)")
+    c.execute("RENAME TABLE ch TO ch2")
+    assert c.execute("SELECT a FROM p").fetchall() == [(1,)]  # was -206 'ch'
+    c.execute("RENAME TABLE p TO p2")
+    c.execute("CREATE TABLE p (z INT)")
+    c.execute("CREATE TRIGGER tr INSERT ON p FOR EACH ROW (INSERT INTO log VALUES (99))")
+    c.execute("INSERT INTO ch2 VALUES (3, 4)")  # fired the new p's trigger before
+    assert c.execute("SELECT * FROM log").fetchall() == []
+    assert sorted(c.execute("SELECT a FROM p2").fetchall()) == [(1,), (3,)]
+    _same_as_whole(s, _latest(s))
+
+
+def test_a_load_inside_a_ddl_statement_is_never_a_base(
+        srv: tuple[Any, ifxwire.Connection]) -> None:
+    # Review of 6832185a: DROP TABLE of a parent loads the catalogue while it drops the
+    # children's keys (uncommitted rows); shared as the base, it outlived ROLLBACK WORK and
+    # later partial loads lost the view
+    s, c = srv
+    other = ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
+                            database="pl", autocommit=True)
+    try:
+        c.execute("CREATE TABLE par (a INT PRIMARY KEY)")
+        c.execute("CREATE TABLE k1 (a INT REFERENCES par (a))")
+        c.execute("CREATE TABLE k2 (a INT REFERENCES par (a))")
+        c.execute("CREATE VIEW vw AS SELECT a FROM par")
+        c.execute("INSERT INTO par VALUES (1)")
+        c.execute("BEGIN WORK")
+        c.execute("DROP TABLE par")
+        c.execute("ROLLBACK WORK")
+        for n in range(8):
+            other.execute(f"CREATE TABLE w{n} (a INT, b INT, c INT)")
+        assert c.execute("SELECT * FROM vw").fetchall() == [(1,)]
+        assert other.execute("SELECT * FROM vw").fetchall() == [(1,)]
+        _same_as_whole(s, _latest(s))
+    finally:
+        other.close()

@@ -654,6 +654,13 @@ def _tables_since(conn: sqlite3.Connection, schema: str, p: str, base: Schema,
     old = {t.tabid: t for t in base.tables.values()}
     if not changed:
         return dict(base.tables), dict(base.indexes), set(base.constraint_names)
+    # An inheritance row names two tables, and a RENAME stamps only the renamed one: its
+    # partner's subtables/supertable name it too (review of 6832185a), so it is built again.
+    marks = ", ".join(map(str, sorted(changed)))
+    for child, parent in conn.execute(
+            f"SELECT child, parent FROM {p}sysinherits WHERE class = 'T' AND "
+            f"(child IN ({marks}) OR parent IN ({marks}))").fetchall():
+        changed = changed | {int(child), int(parent)}
     kept = {tabid: t for tabid, t in old.items() if tabid not in changed}
     tables, indexes, names = _load_tables(conn, schema, p, changed, kept)
     gone = {old[t].name for t in changed if t in old}

@@ -123,6 +123,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self._sql_txn = False
         self._savepoints: list[str] = []
         self._ddl_dirty = False
+        self._in_ddl = 0  # DDL statements running (session_statements._ddl)
         self._kept_error: KeptWorkError | None = None  # (session_statements._kept)
         self._logged = False
         self._ansi = False

@@ -103,7 +103,8 @@ class CursorRows:
         return reads and (not self.row_locks or self.rl_late_ok(plan))
 
     def _rows(self, plan: Plan, bound: dict[str, object], late: Prepared | None = None,
-              version: int | None = None, park: bool = False) -> Iterator[tuple[object, ...]]:
+              version: int | None = None, park: bool = False,
+              filled: bool = False) -> Iterator[tuple[object, ...]]:
         """The rows of a query; ``late``: its statement, checked for -710 (_check_current)
         right after the query started, inside its read transaction (_late_check);
         ``version``: the schema version that check read before (for the row-lock check);
@@ -112,8 +113,11 @@ class CursorRows:
         conn = self.conn
         if conn is None:
             conn = self._connection()
-        if plan.prelude:  # TABLE(FUNCTION …) sources, filled first (spl/calls.py)
+        if plan.prelude and not filled:  # TABLE(FUNCTION …) sources (spl/calls.py)
             fill_table_functions(self, plan, bound)  # type: ignore[arg-type]
+            # read whole at once: the next execution of the statement empties and refills
+            # the same TEMP table, under a cursor still reading it (review of 6832185a)
+            return (row for row in list(self._rows(plan, bound, late, version, park, True)))
         # self.row_locks (session_locks.py), inlined (issue 26)
         row_locks = self.engine.row_locks and self.database is not None and self._logged
         # (a late check under row locks has found nothing for rl_check_read to do, nor has

@@ -43,6 +43,7 @@ class SchemaLookup:
         _schema: cat.Schema | None
         _schema_key: tuple[object, ...] | None
         _ddl_dirty: bool
+        _in_ddl: int
         _sysmaster_schema: cat.Schema | None
 
         def _connection(self) -> sqlite3.Connection: ...
@@ -114,12 +115,13 @@ class SchemaLookup:
         # tables in one transaction took minutes.)
         if self._schema is not None and self._schema_key == key:
             return self._schema
-        schema = None if self._ddl_dirty else self.engine.cached_schema(key)
+        private = self._ddl_dirty or self._in_ddl > 0
+        schema = None if private else self.engine.cached_schema(key)
         if schema is None:
             # read again only the tables whose catalogue rows changed since the latest
             # schema loaded from committed state (schema/catalog_versions.py)
             schema = cat.load_schema(self.conn, base=self.engine.latest_schemas.get(key[0]))
-            if not self._ddl_dirty:
+            if not private:
                 self.engine.store_schema(key, schema)
         self._schema, self._schema_key = schema, key
         return schema

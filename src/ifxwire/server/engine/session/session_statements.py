@@ -81,6 +81,7 @@ class StatementRunner:
         _sql_txn: bool
         _db_level: str
         _ddl_dirty: bool
+        _in_ddl: int
         _kept_error: KeptWorkError | None
         _local_plans: dict[tuple[object, ...], Plan]
         _schema: cat.Schema | None
@@ -405,6 +406,9 @@ class StatementRunner:
         handler = handlers.get(kind)
         if handler is None:
             raise not_implemented(kind.replace("_", " ").upper())
+        # Loads of the catalogue during the statement see its uncommitted rows: never shared
+        # nor a base of partial loads (session_schema.current_schema; review of 6832185a)
+        self._in_ddl += 1
         try:
             violations.before_ddl(dc, kind, spec)  # -897, -898, a target's DROP cascade
             mark = object_modes.creation_mark(dc, spec)  # CREATE … DISABLED, FILTERING
@@ -427,6 +431,7 @@ class StatementRunner:
         except sqlite3.Error as e:
             raise self._map_error(e, Plan("ddl", 0)) from None
         finally:
+            self._in_ddl -= 1
             # the schema seen during the statement is not reused after it (also after a
             # failed one, whose changes are undone and may bring a version number back)
             self._schema = None

@@ -245,6 +245,8 @@ class Runner:
         except sqlite3.Error as e:
             cur.close()
             raise s._map_error(e, plan) from None
+        if plan.prelude:  # read whole: a nested run of the statement refills its table
+            return (row for row in list(_stream(s, cur, plan)))  # (callers close it)
         return _stream(s, cur, plan)
 
 
