@@ -29,6 +29,12 @@ def srv(tmp_path: Path) -> Iterator[tuple[Any, ifxwire.Connection]]:
         c.close()
 
 
+def _other(s: Any) -> ifxwire.Connection:
+    """A second session on the same database."""
+    return ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
+                           database="pl", autocommit=True)
+
+
 def _latest(s: Any) -> cat.Schema:
     schemas = list(s.engine.latest_schemas.values())
     assert len(schemas) == 1
@@ -110,8 +116,7 @@ def test_ddl_rolled_back_in_a_transaction(srv: tuple[Any, ifxwire.Connection]) -
     # the session's own schema in its transaction is never a base; after ROLLBACK WORK
     # another session's load is the committed state again
     s, c = srv
-    other = ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
-                            database="pl", autocommit=True)
+    other = _other(s)
     try:
         c.execute("BEGIN WORK")
         c.execute("ALTER TABLE t1 ADD (gone INT)")
@@ -181,8 +186,7 @@ def test_a_load_inside_a_ddl_statement_is_never_a_base(
     # children's keys (uncommitted rows); shared as the base, it outlived ROLLBACK WORK and
     # later partial loads lost the view
     s, c = srv
-    other = ifxwire.connect(host=s.host, port=s.port, user="informix", password="in4mix",
-                            database="pl", autocommit=True)
+    other = _other(s)
     try:
         c.execute("CREATE TABLE par (a INT PRIMARY KEY)")
         c.execute("CREATE TABLE k1 (a INT REFERENCES par (a))")

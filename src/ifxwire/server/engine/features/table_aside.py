@@ -38,9 +38,7 @@ def must_rename(conn: sqlite3.Connection, name: str) -> bool:
 def acted_on_by_foreign_key(conn: sqlite3.Connection, name: str) -> bool:
     """Whether a foreign key naming ``name`` has an ON DELETE action or is RESTRICT (which
     SQLite checks at once, deferred or not)."""
-    for (child,) in conn.execute(
-            "SELECT name FROM main.sqlite_master WHERE type = 'table' AND "
-            "instr(sql, 'REFERENCES ' || ?) > 0", (quote(name),)).fetchall():
+    for child in _naming(conn, name):
         for parent, on_delete in conn.execute(
                 'SELECT "table", on_delete FROM main.pragma_foreign_key_list(?)', (child,)):
             if parent == name and str(on_delete).upper() != "NO ACTION":
@@ -53,12 +51,18 @@ def in_main(conn: sqlite3.Connection, name: str) -> bool:
                         (name,)).fetchone() is not None
 
 
+def _naming(conn: sqlite3.Connection, name: str) -> list[str]:
+    """The tables of the main database (``name`` included) whose foreign keys may name
+    ``name`` (the server writes every REFERENCES clause with the name quoted)."""
+    return [str(r[0]) for r in conn.execute(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND "
+        "instr(sql, 'REFERENCES ' || ?) > 0", (quote(name),))]
+
+
 def named_by_foreign_key(conn: sqlite3.Connection, name: str) -> bool:
     """Whether a foreign key of a table in the main database (``name``'s own included)
-    names ``name`` (the server writes every REFERENCES clause with the name quoted)."""
-    return conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND "
-                        "instr(sql, 'REFERENCES ' || ?) > 0", (quote(name),)
-                        ).fetchone() is not None
+    names ``name``."""
+    return bool(_naming(conn, name))
 
 
 def copy_aside(conn: sqlite3.Connection, name: str, aside: str) -> None:

@@ -456,7 +456,8 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
                 self._local_plans[local_key] = plan
             elif plan.kind != "stmt" or plan.stmt is None or plan.stmt.this != "create_view":
                 self.engine.store_plan(key, plan)
-        violations.check_insert(self.conn, plan)  # -973: an INSERT from its violations table
+        if plan.kind == "insert":  # -973: an INSERT from its violations table
+            violations.check_insert(self.conn, plan)
         if self.row_locks and plan.kind in ("insert", "update", "delete", "insert_exec"):
             self.rl_prepare(plan.table)  # its lock triggers, before any EXECUTE
         if plan.kind in ("insert", "update", "delete", "insert_exec"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from collections.abc import Callable
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -135,16 +136,22 @@ class Compiler(DmlCompiler):
             holders |= {p.meta.get("pos", 0) for _, _, args in calls for a in args
                         for p in a.find_all(exp.Placeholder)}
             if holders:
-                self.param_index = {pos: i + 1 for i, pos in enumerate(sorted(holders))}
-                self.param_types = {}
-                try:
-                    plan = self._compile_tree(ast)
-                finally:
-                    self.param_index = None
-                plan.params = [self.param_types.get(i + 1, UNKNOWN)
-                               for i in range(len(holders))]
-                return plan.finish(self.ctx)
+                return self.numbered(holders, lambda: self._compile_tree(ast))
         return self._compile_tree(ast)
+
+    def numbered(self, positions: set[int], build: Callable[[], Plan]) -> Plan:
+        """``build``'s plan with every ``?`` numbered by its place (text position) among
+        ``positions``, the whole statement's, and the statement's parameter types those its
+        compiled parts found: a statement compiled as several queries (MERGE's clauses, a
+        TABLE(FUNCTION …) call beside its query) binds one set of values for all."""
+        self.param_index = {pos: i + 1 for i, pos in enumerate(sorted(positions))}
+        self.param_types = {}
+        try:
+            plan = build()
+        finally:
+            self.param_index = None
+        plan.params = [self.param_types.get(i + 1, UNKNOWN) for i in range(len(positions))]
+        return plan.finish(self.ctx)
 
     def _compile_tree(self, ast: exp.Expr) -> Plan:
         if not isinstance(ast, IfxStatement):

@@ -4,6 +4,7 @@ translate.Compiler, which compiles the queries these statements contain."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from sqlglot import exp
@@ -58,6 +59,8 @@ class DmlCompiler:
         other_databases: bool
         param_index: dict[int, int] | None
         param_types: dict[int, IfxType]
+
+        def numbered(self, positions: set[int], build: Callable[[], Plan]) -> Plan: ...
 
         def compile_query(self, ast: exp.Expr, expected: list[IfxType] | None = None,
                           rename: bool = False) -> Plan: ...
@@ -328,15 +331,8 @@ class DmlCompiler:
         # Host variables: each part (its copies of the ON condition, of a SET value) names a
         # ``?`` by its place in the whole statement, so one set of bound values serves
         # every part (was -999).
-        holders = sorted({p.meta.get("pos", 0) for p in ast.find_all(exp.Placeholder)})
-        self.param_index = {pos: i + 1 for i, pos in enumerate(holders)}
-        self.param_types = {}
-        try:
-            plan = self._merge_parts(ast, target, source, on)
-        finally:
-            self.param_index = None
-        plan.params = [self.param_types.get(i + 1, UNKNOWN) for i in range(len(holders))]
-        return plan.finish(self.ctx)
+        holders = {p.meta.get("pos", 0) for p in ast.find_all(exp.Placeholder)}
+        return self.numbered(holders, lambda: self._merge_parts(ast, target, source, on))
 
     def _merge_parts(self, ast: exp.Merge, target: exp.Table, source: exp.Expr,
                      on: exp.Expr) -> Plan:
