@@ -508,6 +508,16 @@ _SQL_TABLE = """
 -25823  P  -      BEFORE and AFTER are not allowed when adding a fragment to a list scheme.
 -25826  P  -      A list or interval scheme can have one NULL fragment only.
 # --- network (seen by applications that go through the CSDK network layer) ------------------
+-26051  P  -      PREPARE or EXECUTE IMMEDIATE in an SPL routine was given a NULL statement text.
+-26052  P  24000  The SPL cursor %s is already open.
+-26053  P  24000  The SPL cursor %s is not open: FETCH and CLOSE need an open cursor.
+-26054  P  24000  The SPL cursor %s is open: close it before FREE.
+-26055  P  -      No prepared statement or cursor named %s in this SPL routine.
+-26056  P  -      A function cursor %s in an SPL routine cannot be declared WITH HOLD.
+-26057  P  -      The name %s is already used by a statement, cursor or variable of this SPL routine.
+-26058  P  -      PREPARE or EXECUTE IMMEDIATE in an SPL routine takes one statement, not several.
+-26059  P  -      The statement text of PREPARE or EXECUTE IMMEDIATE must be of a character type.
+-26064  P  -      This statement cannot be prepared in an SPL routine: %s
 -26062  P  20000  No WHEN of an SPL CASE statement matched and it has no ELSE.
 -25571  O  08004  The database server cannot start a session now (session limit reached).
 -25580 O  08S01  A network function failed.

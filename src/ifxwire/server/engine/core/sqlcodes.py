@@ -419,6 +419,21 @@ VAR_UNDEFINED = -696  # [cat] "Variable (%s) has undefined value."
 FUNCTION_ROWS = -686  # [cat] "Function (%s) has returned more than one row."
 SYSTEM_FAILED = -668  # [cat] "System command cannot be executed." (SYSTEM is refused)
 CASE_NOT_DEFINED = -26062  # [jcat] SPL CASE with no matching WHEN and no ELSE (sqs CASE page)
+# Dynamic SQL in SPL (spl/dynamic.py; ids_sqs_0117, ids_sqs_0927): the catalogue's texts.
+DYN_NULL_TEXT = -26051  # [jcat] "EXECUTE IMMEDIATE and PREPARE cannot take NULL statement"
+DYN_OPEN_TWICE = -26052  # [jcat] "OPEN attempted on already opened cursor (%s)"
+DYN_NOT_OPEN = -26053  # [jcat] "FETCH or CLOSE cannot reference cursor (%s) that is not opened"
+DYN_FREE_OPEN = -26054  # [jcat] "Cannot FREE a cursor (%s) that is in use"
+DYN_UNDEFINED = -26055  # [jcat] "Either statement-id or cursor name (%s) is not defined"
+DYN_FUNCTION_HOLD = -26056  # [jcat] "Function cursor (%s) in SPL cannot have WITH HOLD option"
+DYN_IN_USE = -26057  # [jcat] "Either statement-id or cursor (%s) is already in use"
+DYN_SEVERAL = -26058  # [jcat] "... PREPARE in SPL cannot allow multiple SQL statements"
+DYN_TEXT_TYPE = -26059  # [jcat] "Unsupported data type in EXECUTE IMMEDIATE or PREPARE ..."
+DYN_CANNOT_PREPARE = -26064  # [jcat] "... a statement cannot be prepared (%s)." [guess: that
+#   a PREPARE of another statement than SELECT / EXECUTE FUNCTION / EXECUTE PROCEDURE, or of
+#   a SELECT with INTO or FOR UPDATE (ids_sqs_0927's restrictions), gets this code]
+NOT_SCROLL_CURSOR = -482  # [jcat] "Invalid operation on a non-SCROLL cursor." (FETCH PRIOR …
+#   of an SPL cursor: "In SPL routines, all cursors are sequential cursors", ids_sqs_0119)
 NESTING_TOO_DEEP = -722  # [guess] "Out of stack space." (routine calls nested too deeply)
 NOT_IN_SPL = -675  # [jcat] "Illegal SQL statement in SPL routine." (-744 until the twenty-first
 #   SPL round: the catalogue's -744 is "Illegal SQL statement in trigger."; ids_sqs_1755 names
@@ -799,6 +814,18 @@ MESSAGES: dict[int, str] = {
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
     SYSTEM_FAILED: "System command cannot be executed.",
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
+    DYN_NULL_TEXT: "EXECUTE IMMEDIATE and PREPARE cannot take NULL statement",
+    DYN_OPEN_TWICE: "OPEN attempted on already opened cursor (%s)",
+    DYN_NOT_OPEN: "FETCH or CLOSE cannot reference cursor (%s) that is not opened",
+    DYN_FREE_OPEN: "Cannot FREE a cursor (%s) that is in use",
+    DYN_UNDEFINED: "Either statement-id or cursor name (%s) is not defined",
+    DYN_FUNCTION_HOLD: "Function cursor (%s) in SPL cannot have WITH HOLD option",
+    DYN_IN_USE: "Either statement-id or cursor (%s) is already in use",
+    DYN_SEVERAL: "EXECUTE IMMEDIATE and PREPARE in SPL cannot allow multiple SQL statements",
+    DYN_TEXT_TYPE: "Unsupported data type in EXECUTE IMMEDIATE or PREPARE statement",
+    DYN_CANNOT_PREPARE: ("The stored procedure execution failed because a statement cannot "
+                         "be prepared (%s)."),
+    NOT_SCROLL_CURSOR: "Invalid operation on a non-SCROLL cursor.",
     NESTING_TOO_DEEP: "Out of stack space.",
     NOT_IN_SPL: "Illegal SQL statement in SPL routine.",
     FOR_RANGE_NULL: "The range specified in the FOR loop cannot have a NULL value: (%s).",

@@ -221,6 +221,53 @@ class ExecImmediate(ExprNode):
     expr: exp.Expr | None = None
 
 
+@dataclass(eq=False)
+class Prepare(ExprNode):
+    """PREPARE statement_id FROM char_expression (dynamic SQL in SPL, dynamic.py)."""
+
+    name: str = ""
+    expr: exp.Expr | None = None
+
+
+@dataclass(eq=False)
+class Declare(Node):
+    """DECLARE cursor_id CURSOR [WITH HOLD] FOR statement_id."""
+
+    cursor: str = ""
+    statement: str = ""
+    hold: bool = False
+
+
+@dataclass(eq=False)
+class Open(Node):
+    """OPEN cursor_id [USING variable, …]."""
+
+    cursor: str = ""
+    using: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Fetch(Node):
+    """FETCH [direction] cursor_id INTO variable, … (SPL cursors are sequential: any other
+    direction than NEXT is refused when it runs)."""
+
+    cursor: str = ""
+    direction: str = "NEXT"
+    into: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Close(Node):
+    cursor: str = ""
+
+
+@dataclass(eq=False)
+class Free(Node):
+    """FREE cursor_id | statement_id."""
+
+    name: str = ""
+
+
 @dataclass
 class Param:
     name: str

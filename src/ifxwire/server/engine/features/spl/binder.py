@@ -130,6 +130,13 @@ class _Binder:
         elif isinstance(node, (a.CallSpec, a.Sql)):
             for v in node.into:
                 self.need(scope, v, node)
+        elif isinstance(node, a.Fetch):
+            for v in node.into:
+                self.need(scope, v, node)
+                self.not_loop_var(scope, v, node)
+        elif isinstance(node, a.Open):
+            for v in node.using:
+                self.need(scope, v, node)
 
 
 def bind(header: a.RoutineHeader, block: a.Block) -> a.RoutineBody:

@@ -71,8 +71,8 @@ class Unwind(Exception):
 class Frame:
     """One routine activation: its variables, active handlers and open named cursors."""
 
-    __slots__ = ("active", "body", "cursors", "handlers", "routine", "rows", "runtime",
-                 "slots")
+    __slots__ = ("active", "body", "cursors", "dynamic", "handlers", "routine", "rows",
+                 "runtime", "slots")
 
     def __init__(self, runtime: Runtime, routine: Routine, body: a.RoutineBody) -> None:
         self.runtime = runtime
@@ -85,6 +85,8 @@ class Frame:
         self.active: set[int] = set()
         self.rows: dict[int, dict[str, object]] = {}  # -2: OLD, -3: NEW (trigger rows)
         self.cursors: dict[str, tuple[Any, object]] = {}  # name -> (TableInfo, rowid)
+        #: PREPAREd statements and DECLAREd cursors by lower-case name (dynamic.py)
+        self.dynamic: dict[str, Any] | None = None
 
     def read(self, ref: VarRef) -> object:
         decl = ref.decl

@@ -39,8 +39,9 @@ from ...schema.routines import Routine
 from ...sql.hooks import TRANSLATION
 from ...sql.statements import parse_expressions
 from . import ast as a
-from . import outparams, usertypes
+from . import dynamic, outparams, usertypes
 from .binder import EVENT_ROW, TRIGGER_OPERATORS
+from .dynamic import DynamicSql
 from .embedded_sql import EmbeddedSql
 from .frame import (
     UNSET,
@@ -157,6 +158,7 @@ class Runtime:
                 outs[:] = [None if (v := frame.slots[params[i].slot]) is UNSET else v
                            for i in frame.routine.outputs()]
         finally:
+            dynamic.close_all(frame)
             self.depth -= 1
 
     def call_scalar(self, procid: int, args: tuple[object, ...]) -> object:
@@ -211,7 +213,7 @@ class Runtime:
         self.debug_path = path
 
 
-class Interp(EmbeddedSql):
+class Interp(EmbeddedSql, DynamicSql):
     """Executes the statements of one frame."""
 
     def __init__(self, rt: Runtime, frame: Frame) -> None:
@@ -664,9 +666,13 @@ class Interp(EmbeddedSql):
 
     def s_exec_immediate(self, node: a.ExecImmediate, scope: dict[str, a.VarDecl]) -> None:
         assert node.expr is not None
-        text = self.values(node, "e", [node.expr], scope, [_TEXT])[0]
-        if not text:
-            raise EngineError(sc.SYNTAX)
+        compiled = self.runner.compile_values(node, "e", [node.expr], scope)
+        text = self.runner.fetch_one(compiled, self.frame)[0]
+        if text is None:
+            raise EngineError(sc.DYN_NULL_TEXT)
+        if not compiled.plan.types[0].is_string:
+            raise EngineError(sc.DYN_TEXT_TYPE)
+        dynamic.one_statement(str(text), self.session._delimident())
         prepared = self.session.prepare(str(text))
         if prepared.is_query:
             raise EngineError(sc.NOT_IN_SPL, near=str(text)[:40])
@@ -718,6 +724,12 @@ _DISPATCH: dict[type, Callable[[Interp, Any, dict[str, a.VarDecl]], Iterator[Row
     a.System: Interp.s_system,
     a.ExecImmediate: Interp.s_exec_immediate,
     a.Sql: Interp.s_sql,
+    a.Prepare: Interp.s_prepare,
+    a.Declare: Interp.s_declare,
+    a.Open: Interp.s_open,
+    a.Fetch: Interp.s_fetch,
+    a.Close: Interp.s_close,
+    a.Free: Interp.s_free,
 }
 
 

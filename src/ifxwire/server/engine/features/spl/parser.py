@@ -24,7 +24,7 @@ from ...core.ifxtypes import IfxType
 from ...sql import refusals
 from ...sql.hooks import PARSERS
 from . import ast as a
-from . import collection_insert, usertypes
+from . import collection_insert, dynamic, usertypes
 from .binder import bind
 from .catalog import CreateRoutine
 from .client_statements import parse_call, parse_drop
@@ -45,6 +45,7 @@ _SQL_WORDS = frozenset((
     "SAVEPOINT", "RELEASE", "DATABASE", "CLOSE", "LOAD", "UNLOAD",
 ))
 _LOOP_KINDS = ("FOR", "WHILE", "FOREACH", "LOOP")
+_DYNAMIC_WORDS = frozenset(("PREPARE", "DECLARE", "OPEN", "FETCH", "CLOSE", "FREE"))
 
 
 class SplParser(TokenCursor):
@@ -297,6 +298,8 @@ class SplParser(TokenCursor):
             return node
         if w == "SET" and self.word(1) == "DEBUG":
             return self.debug_file()
+        if w in _DYNAMIC_WORDS and not (w == "CLOSE" and self.word(1) == "DATABASE"):
+            return dynamic.parse(self)  # dynamic SQL: PREPARE … FREE
         if w == "INSERT":
             coll = collection_insert.parse(self)  # INSERT INTO TABLE(collection variable)
             if coll is not None:
