@@ -514,7 +514,7 @@ _SQL_TABLE = """
 -26054  P  24000  The SPL cursor %s is open: close it before FREE.
 -26055  P  -      No prepared statement or cursor named %s in this SPL routine.
 -26056  P  -      A function cursor %s in an SPL routine cannot be declared WITH HOLD.
--26057  P  -      The name %s is already used by a statement, cursor or variable of this SPL routine.
+-26057  P  -      The name %s is already taken by a statement, cursor or variable of the routine.
 -26058  P  -      PREPARE or EXECUTE IMMEDIATE in an SPL routine takes one statement, not several.
 -26059  P  -      The statement text of PREPARE or EXECUTE IMMEDIATE must be of a character type.
 -26064  P  -      This statement cannot be prepared in an SPL routine: %s

@@ -104,8 +104,20 @@ def drop_type(dc: Any, spec: DropTypeSpec) -> None:
     xid, mode = found
     if mode != "D":
         raise EngineError(sc.DROP_TYPE_KIND)
-    used = conn.execute("SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
-                        "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ?", (xid, xid)).fetchone()
+    # "You cannot drop a distinct or opaque type if the database contains any casts,
+    # columns, or user-defined functions whose definitions reference the data type" (DROP
+    # TYPE, ids_sqs_0743): a routine's parameter or return value, a cast other than the two
+    # the type was created with (those go with it; routine_name NULL, to or from its source)
+    (source,) = conn.execute("SELECT type FROM sysxtdtypes WHERE extended_id = ?",
+                             (xid,)).fetchone()
+    used = conn.execute(
+        "SELECT 1 FROM syscolumns WHERE extended_id = ? UNION ALL "
+        "SELECT 1 FROM sysattrtypes WHERE xtd_type_id = ? UNION ALL "
+        "SELECT 1 FROM sysproccolumns WHERE paramxid = ? UNION ALL "
+        "SELECT 1 FROM syscasts WHERE (argument_xid = ? OR result_xid = ?) AND NOT ("
+        "routine_name IS NULL AND ((argument_xid = ? AND result_xid = 0 AND result_type = ?) "
+        "OR (result_xid = ? AND argument_xid = 0 AND argument_type = ?)))",
+        (xid, xid, xid, xid, xid, xid, source, xid, source)).fetchone()
     if used:
         raise EngineError(sc.TYPE_IN_USE, near=spec.name)
     conn.execute("DELETE FROM sysxtdtypes WHERE extended_id = ?", (xid,))

@@ -192,6 +192,14 @@ def _routine_types(returns: bool) -> Callable[[ExprTranslator, exp.Anonymous], e
         col = exp.column
         text = func("ifx_schema", exp.Literal.string("type_text"), col("paramtype"),
                     col("paramlen"), col("paramxid"))
+        # a DISTINCT type is named by its own name, not its source's (as syscolumns'
+        # columns of one are typed by it)
+        own = (exp.select(col("name"))
+               .from_(exp.Table(this=exp.to_identifier("sysxtdtypes"),
+                                db=exp.to_identifier("main")))
+               .where(exp.and_(exp.EQ(this=col("extended_id"), expression=col("paramxid")),
+                               exp.EQ(this=col("mode"), expression=exp.Literal.string("D")))))
+        text = exp.Coalesce(this=exp.Subquery(this=own), expressions=[text])
         rows = (exp.select(exp.alias_(text, "t"))
                 .from_(exp.Table(this=exp.to_identifier("sysproccolumns"),
                                  db=exp.to_identifier("main")))
