@@ -165,6 +165,7 @@ _SQL_TABLE = """
 # -329 is OperationalError, like "database does not exist" in other drivers: connect() raises it.
 -329    O  3D000  The database was not found, or you have no permission to open it.
 -330    E  -      Cannot create or rename the database.
+-337    P  -      A view cannot be created on temporary table %s.
 -346    E  -      Could not update a row in the table.
 -348    E  -      Could not read a row from the table.
 -349    P  3D000  No database is open (connect with a database name, or run DATABASE first).
@@ -235,6 +236,7 @@ _SQL_TABLE = """
 -527    N  -      This lock mode is not available on this system.
 -528    O  54000  The output row is larger than the database server allows.
 -530    I  -      Check constraint '%s' failed.
+-532    P  -      A temporary table cannot be altered: %s
 -535    O  25000  A transaction is already open (BEGIN WORK inside a transaction).
 -541    P  42501  The ALTER privilege is required for this operation.
 -542    P  -      A column appears more than once in the constraint or index.
@@ -338,6 +340,7 @@ _SQL_TABLE = """
 -877    O  25000  SET TRANSACTION fixed this transaction's isolation level (no SET ISOLATION).
 -878    O  25006  Invalid operation for a READ-ONLY transaction.
 -879    D  22027  The trim character must be NULL or exactly one character long.
+-884    P  -      An index of a temporary table cannot be altered.
 -886    P  42000  The table or view cannot be dropped: other objects depend on it.
 -887    P  2B000  The privilege cannot be revoked: privileges, views or constraints depend on it.
 -891    P  -      The objects of a temporary table can only be enabled.

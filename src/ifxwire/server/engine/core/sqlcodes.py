@@ -465,6 +465,9 @@ TRIGGER_TABLE_REF = -747  # [cat] "Table or column matches object referenced in 
 TRIGGER_CASCADE = -748  # [cat] "Exceeded limit on maximum number of cascaded triggers." (61)
 # CREATE TRIGGER's own refusals (twenty-first SPL round; docs/SERVER.md "Triggers"):
 TRIGGER_ON_TEMP = -548  # [jcat] "No referential constraint or trigger allowed on a TEMP table."
+ALTER_TEMP = -532  # [jcat] "Cannot alter temporary table (%s)." (ALTER TABLE of a temp table)
+VIEW_ON_TEMP = -337  # [jcat] "Cannot create view on temporary table (%s)."
+TEMP_INDEX_ALTER = -884  # [jcat] "Cannot alter an index on a temporary table." (ALTER INDEX)
 REFERENCING_NEEDS_ROW = -730  # [jcat] "Cannot specify REFERENCING if trigger does not have
 #   FOR EACH ROW."
 CORRELATION_MISUSE = -732  # [jcat] "Incorrect use of old or new values correlation name inside
@@ -814,6 +817,9 @@ MESSAGES: dict[int, str] = {
     FUNCTION_ROWS: "Function (%s) has returned more than one row.",
     SYSTEM_FAILED: "System command cannot be executed.",
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
+    ALTER_TEMP: "Cannot alter temporary table (%s).",
+    VIEW_ON_TEMP: "Cannot create view on temporary table (%s).",
+    TEMP_INDEX_ALTER: "Cannot alter an index on a temporary table.",
     DYN_NULL_TEXT: "EXECUTE IMMEDIATE and PREPARE cannot take NULL statement",
     DYN_OPEN_TWICE: "OPEN attempted on already opened cursor (%s)",
     DYN_NOT_OPEN: "FETCH or CLOSE cannot reference cursor (%s) that is not opened",

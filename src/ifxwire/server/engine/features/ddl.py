@@ -104,6 +104,12 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         if spec.temp and name in dc.temp_tables:
             raise EngineError(sc.TEMP_EXISTS, near=name)
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    if spec.temp and any(c.kind == "R" for c in [*spec.constraints, *(
+            k for col in spec.columns for k in col.constraints)]):
+        # CREATE TEMP TABLE, Column definition (ids_sqs_0576): "You cannot define a
+        # referential constraint on the column"; -548 [jcat] "No referential constraint or
+        # trigger allowed on a TEMP table." (thirty-third session; the key was made)
+        raise EngineError(sc.TRIGGER_ON_TEMP, near=name)
     type_xid = 0
     super_tabid = 0
     if spec.of_type is not None:
@@ -584,8 +590,10 @@ def alter_index(dc: DdlContext, spec: AlterIndex) -> None:
     name = spec.name.name
     row = dc.conn.execute("SELECT tabid FROM sysindices WHERE idxname = ?", (name,)).fetchone()
     if row is None:
-        if name in dc.schema.indexes:  # an index of a temp table
-            raise not_implemented("ALTER INDEX on a temporary table")
+        if name in dc.schema.indexes or temp_indexes.table_of(dc, name) is not None:
+            # an index of a temp table: -884 [jcat] "Cannot alter an index on a temporary
+            # table." (thirty-third session; was -999, or -319 for the session's own)
+            raise EngineError(sc.TEMP_INDEX_ALTER, near=name)
         raise EngineError(sc.NO_INDEX, near=name)
     if spec.cluster:
         other = _clustered_index(dc, int(row[0]))
@@ -728,6 +736,11 @@ def create_view(dc: DdlContext, spec: CreateView) -> None:
         if spec.if_not_exists:
             return
         raise EngineError(sc.TABLE_EXISTS, near=name)
+    for source in spec.query.find_all(exp.Table):
+        if not source.catalog and not source.db and source.name in dc.temp_tables:
+            # -337 [jcat] "Cannot create view on temporary table (%s)." (thirty-third
+            # session; SQLite's refusal was -999)
+            raise EngineError(sc.VIEW_ON_TEMP, near=source.name)
     refusals.first_in_view(spec.query)
     refusals.set_operators_in_view(spec.query, spec.check_option)
     sql, names, types = _named_query(dc, spec.query, spec.columns, "view columns")
