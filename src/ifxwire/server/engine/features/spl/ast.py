@@ -84,6 +84,9 @@ class Let(ExprNode):
     exprs: list[exp.Expr] = field(default_factory=list)
     query: exp.Expr | None = None  # LET a, b = (SELECT x, y FROM …)
     call: CallSpec | None = None  # LET a, b = f(x) (a routine returning several values)
+    #: LET a, b, c = (SELECT x, y …), 15 / = 7, f(…): a list whose subqueries and calls give
+    #: several values each (ids_sqs_1348, ids_sqs_1349); matched to the targets at run time
+    mixed: bool = False
 
 
 @dataclass(eq=False)

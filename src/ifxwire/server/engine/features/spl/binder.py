@@ -10,6 +10,8 @@ from ...core import sqlcodes as sc
 from ...core.errors import EngineError
 from ...core.ifxtypes import BOOLEAN, INTEGER
 from . import ast as a
+from .sqlrun import is_row
+from .usertypes import is_placeholder
 
 #: the trigger-type operators of a trigger routine and the systriggers event of each
 TRIGGER_OPERATORS = {"inserting": "i", "updating": "u", "deleting": "d", "selecting": "s"}
@@ -51,11 +53,19 @@ class _Binder:
         for stmt in blk.body:
             self.stmt(stmt, scope)
 
-    def need(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
+    def need(self, scope: dict[str, a.VarDecl], name: str, node: a.Node,
+             substring: bool = False) -> None:
+        """``name`` is a variable of ``scope`` (-217 if not); ``substring``: it may be
+        written ``name[m,n]`` (LET and SELECT … INTO only; elsewhere -201)."""
+        name, bracket, _ = name.partition("[")
+        if bracket and not substring:
+            raise EngineError(sc.SYNTAX, near="[", offset=node.pos)
         row, dot, _ = name.partition(".")
         d = scope.get(row)
         if dot:
-            if d is None or not d.row:
+            # a trigger row's column, or a ROW variable's field (its type, when named, is
+            # looked up later: the field then, interp.Interp.target)
+            if d is None or not (d.row or is_row(d.type) or is_placeholder(d.type)):
                 raise EngineError(sc.NO_COLUMN, near=name, offset=node.pos)
             return
         if d is None or d.row:
@@ -64,7 +74,7 @@ class _Binder:
     def not_loop_var(self, scope: dict[str, a.VarDecl], name: str, node: a.Node) -> None:
         """A FOR loop's variable is the loop's to step: LET may not assign it inside the loop
         (-660; the FOR page, ids_sqs_1326, evaluates the range once, before the loop)."""
-        d = scope.get(name.partition(".")[0])
+        d = scope.get(name.partition("[")[0].partition(".")[0])
         if d is not None and any(d is var for var in self.loops):
             raise EngineError(sc.LOOP_VAR_MODIFIED, near=name, offset=node.pos)
 
@@ -92,7 +102,7 @@ class _Binder:
             self.block(node, scope)
         elif isinstance(node, a.Let):
             for v in node.targets:
-                self.need(scope, v, node)
+                self.need(scope, v, node, substring=True)
                 self.not_loop_var(scope, v, node)
         elif isinstance(node, a.If):
             for _, blk in node.branches:
@@ -129,7 +139,7 @@ class _Binder:
             self.jump(node)
         elif isinstance(node, (a.CallSpec, a.Sql)):
             for v in node.into:
-                self.need(scope, v, node)
+                self.need(scope, v, node, substring=isinstance(node, a.Sql))
         elif isinstance(node, a.Fetch):
             for v in node.into:
                 self.need(scope, v, node)

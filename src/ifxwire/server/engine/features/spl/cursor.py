@@ -121,11 +121,37 @@ class TokenCursor:
         return tok.text if tok.token_type == TokenType.IDENTIFIER else tok.text.lower()
 
     def target(self) -> str:
-        """A LET target: a variable, or ``row.column`` of a trigger routine's NEW row."""
+        """A LET target: a variable, ``row.column`` of a trigger routine's NEW row, or a
+        character variable's substring ``name[m,n]`` (subscript())."""
         name = self.name()
-        if self.eat_type(TokenType.DOT):
-            return f"{name}.{self.name()}"
-        return name
+        if self.is_type(TokenType.DOT):
+            while self.eat_type(TokenType.DOT):  # row.col, or a ROW variable's field path
+                name += "." + self.name()
+            return name
+        return name + self.subscript()
+
+    def subscript(self) -> str:
+        """``[m,n]`` or ``[m]`` after a variable, as written ('' for none): the characters m
+        to n of a character variable (Guide to SQL: Tutorial, "Subscripts with variables",
+        ids_sqt_446); m and n are positive integer constants, m <= n."""
+        if not self.eat_type(TokenType.L_BRACKET):
+            return ""
+        first = self.tok()
+        if first is None or first.token_type != TokenType.NUMBER or not first.text.isdigit():
+            raise self.error()
+        self.i += 1
+        last = first
+        if self.eat_type(TokenType.COMMA):
+            last = self.tok()  # type: ignore[assignment]
+            if last is None or last.token_type != TokenType.NUMBER or not last.text.isdigit():
+                raise self.error()
+            self.i += 1
+        if not self.eat_type(TokenType.R_BRACKET):
+            raise self.error()
+        m, n = int(first.text), int(last.text)
+        if m < 1 or n < m:
+            raise self.error(tok=first)
+        return f"[{m},{n}]"
 
     def names(self) -> list[str]:
         out = [self.name()]

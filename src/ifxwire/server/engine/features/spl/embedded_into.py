@@ -50,6 +50,14 @@ def _take_into(toks: list[Token], sp: SplParser) -> tuple[list[Token], list[str]
                 names.append(name_tok.text if name_tok.token_type == TokenType.IDENTIFIER
                              else name_tok.text.lower())
                 m += 1
+                if m < len(toks) and toks[m].token_type == TokenType.L_BRACKET:
+                    # INTO name[m,n]: a substring of a character variable (ids_sqt_446)
+                    end = m
+                    while end < len(toks) and toks[end].token_type != TokenType.R_BRACKET:
+                        end += 1
+                    sub = sp.__class__(sp.sql, toks[m:end + 1], sp.delimident)
+                    names[-1] += sub.subscript()
+                    m = end + 1
                 if m < len(toks) and toks[m].token_type == TokenType.COMMA:
                     m += 1
                     continue

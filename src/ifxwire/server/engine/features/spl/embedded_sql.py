@@ -21,7 +21,7 @@ from ...sql.statements import IfxStatement
 from .. import violations
 from . import ast as a
 from .frame import Frame, Row
-from .sqlrun import Runner
+from .sqlrun import Runner, VarRef
 
 if TYPE_CHECKING:
     from ..session_api import FeatureSession
@@ -51,11 +51,15 @@ class EmbeddedSql:
     runner: Runner
     session: FeatureSession
 
+    if TYPE_CHECKING:  # (Interp's, interp.py)
+        def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]: ...
+        def put(self, targets: list[tuple[VarRef, IfxType]], row: Row) -> None: ...
+
     def at_most_one(self, node: a.ExprNode, query: exp.Expr, scope: dict[str, a.VarDecl],
-                    types: list[IfxType]) -> list[Row]:
+                    types: list[IfxType], key: object = "q") -> list[Row]:
         """The row of a singleton SELECT (none, or one: a second is -284), converted to
         ``types``."""
-        compiled = self.runner.compile_query(node, "q", query, scope, types)
+        compiled = self.runner.compile_query(node, key, query, scope, types)
         if len(compiled.plan.types) != len(types):
             raise EngineError(sc.SYNTAX)
         rows = self.runner.rows(compiled, self.frame)
@@ -205,12 +209,11 @@ class EmbeddedSql:
         if not node.into:
             raise EngineError(sc.SYNTAX, near="SELECT",
                               message="A SELECT in an SPL routine needs INTO variables")
-        decls = [scope[n] for n in node.into]
-        types: list[IfxType] = [d.type for d in decls]  # type: ignore[misc]
+        targets = [self.target(n, scope) for n in node.into]  # (v[m,n] too: substrings.py)
+        types: list[IfxType] = [t for _, t in targets]
         got = self.at_most_one(node, tree, scope, types)
         session.state.last_rowcount = len(got)
         self.sqlcode(0 if got else 100)
         if got:
-            for decl, value in zip(decls, got[0], strict=False):
-                self.frame.write(decl, value)
+            self.put(targets, got[0][:len(targets)])
 

@@ -60,6 +60,17 @@ class ReturnSignal(Exception):
     """RETURN (without WITH RESUME) ending the routine after its row was yielded."""
 
 
+class Trapped(Exception):
+    """An error that an enclosing block's ON EXCEPTION traps, travelling out to that block,
+    which runs the handler and, WITH RESUME, goes on after its statement that holds the
+    failing one."""
+
+    def __init__(self, handler: a.OnException, error: EngineError) -> None:
+        super().__init__()
+        self.handler = handler
+        self.error = error
+
+
 class Unwind(Exception):
     """A handler without WITH RESUME ran: leave the block that declared it."""
 

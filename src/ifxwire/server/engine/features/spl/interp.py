@@ -39,7 +39,7 @@ from ...schema.routines import Routine
 from ...sql.hooks import TRANSLATION
 from ...sql.statements import parse_expressions
 from . import ast as a
-from . import dynamic, outparams, usertypes
+from . import dynamic, outparams, rowvars, substrings, usertypes
 from .binder import EVENT_ROW, TRIGGER_OPERATORS
 from .dynamic import DynamicSql
 from .embedded_sql import EmbeddedSql
@@ -50,6 +50,7 @@ from .frame import (
     Jump,
     ReturnSignal,
     Row,
+    Trapped,
     Unwind,
     _blocks,
     _label_index,
@@ -279,9 +280,20 @@ class Interp(EmbeddedSql, DynamicSql):
                     handler = self.handler_for(e, scope)
                     if handler is None:
                         raise
+                    if not any(handler is h for h in blk.handlers):
+                        # The trap is an enclosing block's: the rest of this block (and of
+                        # any between) is skipped, as a nested block or loop is a single
+                        # statement of the block that declared the handler (ids_sqt_519)
+                        raise Trapped(handler, e) from None
                     yield from self.handle(handler, e)
                     if not handler.resume:
                         raise Unwind(handler) from None
+                except Trapped as t:
+                    if not any(t.handler is h for h in blk.handlers):
+                        raise
+                    yield from self.handle(t.handler, t.error)
+                    if not t.handler.resume:
+                        raise Unwind(t.handler) from None
         except Unwind as u:
             if not any(u.handler is h for h in blk.handlers):
                 raise
@@ -363,7 +375,9 @@ class Interp(EmbeddedSql, DynamicSql):
                                                                   strict=False))
             self.put(targets, row)
             return None
-        if node.query is not None:
+        if node.mixed:
+            row = self.let_items(node, scope, ttypes)
+        elif node.query is not None:
             got = self.at_most_one(node, node.query, scope, ttypes)
             row = got[0] if got else (None,) * len(targets)
         else:
@@ -371,10 +385,65 @@ class Interp(EmbeddedSql, DynamicSql):
         self.put(targets, row)
         return None
 
+    def let_items(self, node: a.Let, scope: dict[str, a.VarDecl],
+                  ttypes: list[IfxType]) -> Row:
+        """``LET a, b, c = (SELECT x, y …), 15`` / ``= 7, f(…)``: each subquery gives its
+        columns, each call of a routine returning several values its values, any other
+        expression one value, in the order written (ids_sqs_1348, ids_sqs_1349)."""
+        out: list[object] = []
+        schema = self.session.current_schema()
+        for k, item in enumerate(node.exprs):
+            inner = item
+            while isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.Subquery):
+                inner = inner.this
+            at = len(out)
+            if at >= len(ttypes):
+                break
+            if isinstance(inner, (exp.Select, exp.SetOperation)):
+                width = len(self.runner.compile_query(node, ("w", k), inner, scope,
+                                                      None).plan.types)
+                got = self.at_most_one(node, inner, scope, ttypes[at:at + width], ("q", k))
+                out.extend(got[0] if got else (None,) * width)
+                continue
+            routines = (schema.routines.get(str(inner.this).lower(), [])
+                        if isinstance(inner, exp.Anonymous) else [])
+            if any(len(r.returns) > 1 for r in routines):
+                call = a.CallSpec(node.pos, name=str(inner.this).lower(), kind="function",
+                                  args=list(inner.expressions))
+                call.cache = node.cache  # (compiled per schema like the node's own)
+                got_row, rtypes = self.call_one(call, scope)
+                if at + len(got_row) > len(ttypes):
+                    raise EngineError(sc.SYNTAX, near="LET")  # more values than targets
+                out.extend(self.recast(v, rt, t) for v, rt, t in zip(
+                    got_row, rtypes, ttypes[at:], strict=False))
+                continue
+            out.extend(self.values(node, ("i", k), [item], scope, ttypes[at:at + 1]))
+        if len(out) != len(ttypes) or at >= len(ttypes):
+            # more or fewer values than targets: the count a plain list is refused for at
+            # CREATE (-201), known here only when the items have run
+            raise EngineError(sc.SYNTAX, near="LET")
+        return tuple(out)
+
     def target(self, name: str, scope: dict[str, a.VarDecl]) -> tuple[VarRef, IfxType]:
-        """A LET target and its type: a variable, or ``n.col`` of a trigger row."""
+        """A LET target and its type: a variable, ``n.col`` of a trigger row, or a
+        variable's substring ``v[m,n]`` (substrings.py: typed CHAR(n - m + 1), the span kept
+        on the reference)."""
+        base, span = substrings.split(name)
+        if span is not None:
+            if scope[base].type is None or not scope[base].type.is_string:  # type: ignore[union-attr]
+                raise EngineError(sc.SYNTAX, near=f"{base}[")  # only characters have one
+            ref = VarRef(scope[base])
+            ref.span = span
+            return ref, substrings.piece_type(span)
         row, dot, col = name.partition(".")
-        ref = VarRef(scope[row], col if dot else None)
+        decl = scope[row]
+        if dot and not decl.row:  # a ROW variable's field (rowvars.py)
+            ref = VarRef(decl)
+            ref.fields = col.split(".")
+            return ref, rowvars.field_type(decl, ref.fields)
+        ref = VarRef(decl, col if dot else None)
         if dot:
             return ref, self.runner.var_type(ref)
         assert ref.decl.type is not None
@@ -382,6 +451,22 @@ class Interp(EmbeddedSql, DynamicSql):
 
     def put(self, targets: list[tuple[VarRef, IfxType]], row: Row) -> None:
         for (ref, _), value in zip(targets, row, strict=True):
+            if ref.fields:
+                decl = ref.decl
+                current = self.rt.globals.get(decl.name) if decl.is_global else (
+                    self.frame.slots[decl.slot])
+                self.frame.write(decl, rowvars.with_field(decl, current, ref.fields, value))
+                continue
+            span = ref.span
+            if span is not None:
+                decl = ref.decl
+                assert decl.type is not None
+                slot = self.rt.globals.get(decl.name) if decl.is_global else (
+                    self.frame.slots[decl.slot])
+                current = None if slot is UNSET else self.recast(slot, decl.type, _TEXT)
+                whole = substrings.merged(current, value, span)
+                self.frame.write(decl, self.recast(whole, _TEXT, decl.type))
+                continue
             if ref.column is None:
                 self.frame.write(ref.decl, value)
                 continue
@@ -586,14 +671,15 @@ class Interp(EmbeddedSql, DynamicSql):
     def call_rows(self, node: a.CallSpec, scope: dict[str, a.VarDecl]) -> tuple[
             Iterator[Row], list[IfxType]]:
         schema = self.session.current_schema()
-        found = candidates(schema.routines.get(node.name, []), node.kind, len(node.args))
-        if node.owner is not None:
-            found = [r for r in found if r.owner.lower() == node.owner.lower()]
+        name, owner = self.routine_name(node, scope)
+        found = candidates(schema.routines.get(name, []), node.kind, len(node.args))
+        if owner is not None:
+            found = [r for r in found if r.owner.lower() == owner.lower()]
         if len(found) > 1:
             types = self.runner.compile_values(node, "types", node.args, scope).plan.types
-            routine = choose(node.name, found, types)
+            routine = choose(name, found, types)
         else:
-            routine = choose(node.name, found, [])
+            routine = choose(name, found, [])
         rights = self.session.routine_rights(self.frame.routine)
         if not isinstance(rights, bool):
             self.session.check_execute(routine.procid, rights)
@@ -612,6 +698,22 @@ class Interp(EmbeddedSql, DynamicSql):
         return (outparams.with_outputs(produced, outs,
                                        lambda row: self.assign(targets, row, types)),
                 list(routine.returns))
+
+    def routine_name(self, node: a.CallSpec, scope: dict[str, a.VarDecl]
+                     ) -> tuple[str, str | None]:
+        """The routine a call names: ``EXECUTE PROCEDURE v(…)`` where ``v`` is a character
+        variable calls the routine whose name ``v`` holds (Guide to SQL: Tutorial, "Dynamic
+        routine-name specification", ids_sqt_501 / ids_sqt_502; Syntax, EXECUTE PROCEDURE /
+        FUNCTION: "even if a built-in function of the same name exists")."""
+        decl = scope.get(node.name) if node.owner is None else None
+        if decl is None or decl.row or decl.type is None or not decl.type.is_string:
+            return node.name, node.owner
+        value = self.frame.read(VarRef(decl))
+        text = "" if value is None else str(value).strip()
+        if not text:
+            raise EngineError(sc.NO_ROUTINE, near=node.name)
+        owner, dot, name = text.rpartition(".")
+        return name.lower(), (owner.strip('"') if dot else None)
 
     def call_args(self, node: a.CallSpec, routine: Routine, scope: dict[str, a.VarDecl]
                   ) -> list[object]:

@@ -346,7 +346,9 @@ class SplParser(TokenCursor):
                 node.query = sub
                 node.exprs = []
             elif len(node.exprs) != len(node.targets):
-                raise self.error()
+                if not any(_many_valued(e) for e in node.exprs):
+                    raise self.error()
+                node.mixed = True
         self.semicolon()
         return node
 
@@ -690,6 +692,13 @@ class SplParser(TokenCursor):
         if isinstance(tree, (exp.Query, exp.Insert, exp.Update, exp.Delete)):
             refusals.check_syntax(tree)
         return a.Sql(toks[0].start, tree=tree, into=into, text=text, current_of=current_of)
+
+
+def _many_valued(expr: exp.Expr) -> bool:
+    """Whether a LET source item may give several values: a subquery or a routine call."""
+    while isinstance(expr, exp.Paren):
+        expr = expr.this
+    return isinstance(expr, (exp.Subquery, exp.Select, exp.Anonymous))
 
 
 _STATEMENTS: dict[str, t.Callable[[SplParser], a.Node]] = {

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from .....protocol.codes import TypeCode
 from ...core import convert as conv
 from ...core import sqlcodes as sc
 from ...core.errors import EngineError
@@ -39,11 +40,15 @@ class VarRef:
     """A variable reference bound to a query parameter: a declaration, or a column of a
     trigger's OLD/NEW row."""
 
-    __slots__ = ("column", "decl")
+    __slots__ = ("column", "decl", "fields", "span")
 
     def __init__(self, decl: a.VarDecl, column: str | None = None) -> None:
         self.decl = decl
         self.column = column
+        #: a LET / INTO target's substring ``[m, n]`` (substrings.py), else None
+        self.span: tuple[int, int] | None = None
+        #: a LET target's field path in a ROW variable (``v.f1.f2``), else empty
+        self.fields: list[str] = []
 
 
 def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
@@ -73,6 +78,7 @@ def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
         if id(node) in skip:
             continue
         ref: VarRef | None = None
+        fields: list[str] = []  # var.field[.field]: of a ROW variable (row_fields)
         if isinstance(node, exp.Column):
             name = node.name if node.this.quoted else node.name.lower()
             table = node.table
@@ -80,11 +86,16 @@ def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
                 decl = scope.get(name)
                 if decl is not None and not decl.row:
                     ref = VarRef(decl)
-            elif not node.args.get("db"):
-                tname = table if node.args["table"].quoted else table.lower()
-                decl = scope.get(tname)
-                if decl is not None and decl.row:
+            else:
+                parts = [p for p in (node.args.get("db"), node.args["table"], node.this)
+                         if p is not None]
+                names = [p.name if p.quoted else p.name.lower() for p in parts]
+                decl = scope.get(names[0])
+                if decl is not None and decl.row and len(names) == 2:
                     ref = VarRef(decl, name)
+                elif decl is not None and not decl.row and is_row(decl.type):
+                    ref = VarRef(decl)
+                    fields = names[1:]
         else:
             decl = scope.get("user" if isinstance(node, IfxUser) else "today")
             if decl is not None and not decl.row:
@@ -95,11 +106,21 @@ def substitute(tree: exp.Expr, scope: dict[str, a.VarDecl], refs: list[VarRef],
         ph.meta["pos"] = _PARAM_BASE + len(refs)
         ph.meta["pt"] = types(ref).nullable()
         refs.append(ref)
+        value: exp.Expr = ph
+        for field_name in fields:  # read as the engine reads a ROW column's field
+            value = exp.Dot(this=value, expression=exp.to_identifier(field_name))
         if node is out:
-            out = ph
+            out = value
         else:
-            node.replace(ph)
+            node.replace(value)
     return out
+
+
+def is_row(t: IfxType | None) -> bool:
+    """Whether a variable of type ``t`` holds a ROW value (named or unnamed): ``v.field``
+    reads and writes one of its fields (Guide to SQL: Syntax, "Declaring ROW Variables",
+    ids_sqs_1318; Tutorial, ids_sqt_452 / ids_sqt_468)."""
+    return t is not None and t.cx is not None and t.cx.code == TypeCode.ROW
 
 
 class Runner:

@@ -9,8 +9,9 @@ interpreter resolves the variables' again each time it parses the stored text
 routine taking one is another routine than one taking the source (overloads), and a source
 value passed to it is refused (-674, ``udt_casts.argument_fits``): "the source data type
 cannot be passed to routines defined for the distinct data type" (Database Design,
-ids_dmdo_031). A named ROW type stays refused here (-999): the interpreter has no named-ROW
-variables.
+ids_dmdo_031). A named ROW type is taken for a variable (thirty-third session: its fields
+are read and written as ``v.field``, sqlrun.is_row), and stays refused (-999) for a
+parameter or return value, whose catalogue rows are not written for one.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ def is_placeholder(t: IfxType | None) -> bool:
     return t is not None and t.cx is not None and t.cx.named and not t.cx.children
 
 
-def resolve(t: IfxType, types: Mapping[str, IfxType]) -> IfxType:
+def resolve(t: IfxType, types: Mapping[str, IfxType], rows: bool = False) -> IfxType:
     """``t`` with a placeholder replaced by the DISTINCT type of that name (``types``:
-    ``Schema.types``, the database's named types)."""
+    ``Schema.types``, the database's named types); with ``rows`` (variables) a named ROW
+    type too."""
     if not is_placeholder(t):
         return t
     assert t.cx is not None
@@ -40,7 +42,7 @@ def resolve(t: IfxType, types: Mapping[str, IfxType]) -> IfxType:
     found = types.get(name)
     if found is None:
         raise EngineError(sc.TYPE_NOT_FOUND, near=name)
-    if not found.distinct:
+    if not found.distinct and not (rows and found.cx is not None and found.cx.named):
         raise not_implemented(f"SPL type {name}")
     return replace(found, notnull=False)
 
@@ -59,6 +61,7 @@ def resolve_variables(blk: a.Block, types: Mapping[str, IfxType]) -> list[IfxTyp
     for decl in declarations(blk):
         if is_placeholder(decl.type):
             assert decl.type is not None
-            decl.type = resolve(decl.type, types)
-            named.append(decl.type)
+            decl.type = resolve(decl.type, types, rows=True)
+            if decl.type.distinct:
+                named.append(decl.type)
     return named
