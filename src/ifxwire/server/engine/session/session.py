@@ -43,7 +43,7 @@ from ..core.errors import EngineError, KeptWorkError
 from ..core.errors import internal as _internal
 from ..core.hooks import CAPTURE
 from ..core.money import parse_dbmoney
-from ..features import access, cross_database, ddl, violations
+from ..features import access, cross_database, ddl, statement_keys, violations
 from ..features.lobs.lo_session import LoSession
 from ..features.select_triggers import open_cursor
 from ..features.spl.calls import (
@@ -685,6 +685,26 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             cur = conn.execute(sql, bound)
             if returning is not None:
                 returning.extend(cur.fetchall())
+        except sqlite3.IntegrityError as e:
+            # a key an UPDATE duplicates only on its way: Informix checks constraints at the
+            # statement's end (statement_keys.py)
+            again = None
+            if plan.kind == "update" and str(e).startswith("UNIQUE constraint failed"):
+                ran: list[sqlite3.Cursor] = []
+
+                def run() -> list[tuple[object, ...]]:
+                    ran.append(conn.execute(sql, bound))
+                    return ran[-1].fetchall()
+                try:
+                    again = statement_keys.retry_update(conn, info, run)
+                except sqlite3.Error as e2:
+                    raise self._map_error(e2, plan) from None
+                if again is not None:
+                    cur = ran[-1]
+            if again is None:
+                raise self._map_error(e, plan) from None
+            if returning is not None:
+                returning.extend(again)
         except sqlite3.Error as e:
             raise self._map_error(e, plan) from None
         for tabid, kind, _start in serials:
