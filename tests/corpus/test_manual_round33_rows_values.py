@@ -18,7 +18,7 @@ import pytest
 
 import ifxwire
 
-from .manual import fresh_database, rows
+from .manual import fresh_database, rows, sqlcode
 
 
 @pytest.fixture()
@@ -79,4 +79,73 @@ def test_cast_row_inside_other_constructors(cur: ifxwire.Cursor) -> None:
     assert (str(row.d), str(row.m), row.b) == ("2020-01-02", "3.50", True)
     assert rows(cur, "SELECT ROW(1, SET{1, 2}::SET(INT NOT NULL)) FROM systables "
                      "WHERE tabid = 1") == [((1, {1, 2}),)]
+
+
+# --- 2. a table's name as its row (ids_sqs_1438) --------------------------------------------
+def _tab1(cur: ifxwire.Cursor) -> None:
+    cur.execute("CREATE ROW TYPE row_t (part_id INT, amt INT)")
+    cur.execute("CREATE TABLE tab1 OF TYPE row_t")
+    cur.execute("INSERT INTO tab1 VALUES (ROW(1, 7))")
+    cur.execute("INSERT INTO tab1 VALUES (ROW(2, 10))")
+
+
+def test_dot_notation_on_a_subquery_of_a_whole_row(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_1438's statement, as printed: ``(SELECT t FROM tab1 t WHERE part_id =
+    1).part_id`` inserts 1. It was -217 (``t`` looked for as a column)."""
+    _tab1(cur)
+    cur.execute("CREATE TABLE tab2 (colx INT)")
+    cur.execute("INSERT INTO tab2 VALUES ((SELECT t FROM tab1 t WHERE part_id = 1).part_id)")
+    assert rows(cur, "SELECT colx FROM tab2") == [(1,)]
+    assert rows(cur, "SELECT (SELECT t FROM tab1 t WHERE part_id = 2).amt "
+                     "FROM systables WHERE tabid = 1") == [(10,)]
+    # one row at most, as any scalar subquery
+    assert sqlcode(cur, "SELECT (SELECT t FROM tab1 t).amt FROM systables "
+                        "WHERE tabid = 1") == -284
+
+
+def test_a_typed_tables_alias_is_a_value_of_its_row_type(cur: ifxwire.Cursor) -> None:
+    """``SELECT t FROM tab1 t``: each row as a ``row_t`` value, named after the alias (the
+    table's own name serves when it has none); it compares with a cast constructor and
+    goes into a ``row_t`` column."""
+    _tab1(cur)
+    got = rows(cur, "SELECT t FROM tab1 t ORDER BY part_id")
+    assert got == [((1, 7),), ((2, 10),)]
+    assert got[0][0].type_name == "row_t" and got[0][0].amt == 7
+    assert cur.description is not None
+    assert cur.description[0][0] == "t"
+    assert getattr(cur.description[0][1], "type_name", "") == "row_t"
+    assert rows(cur, "SELECT tab1 FROM tab1 WHERE part_id = 2") == [((2, 10),)]
+    assert rows(cur, "SELECT part_id FROM tab1 t WHERE t = ROW(2, 10)::row_t") == [(2,)]
+    cur.execute("CREATE TABLE holder (r row_t)")
+    cur.execute("INSERT INTO holder SELECT t FROM tab1 t WHERE part_id = 1")
+    assert rows(cur, "SELECT r.amt FROM holder") == [(7,)]
+    # a ROW has no order (-9926, as for a ROW column)
+    assert sqlcode(cur, "SELECT t FROM tab1 t ORDER BY t") == -9926
+
+
+def test_an_untyped_tables_alias_is_an_unnamed_row(cur: ifxwire.Cursor) -> None:
+    """An untyped table's row: an unnamed ROW whose fields are its columns (our decision by
+    the ROW rules, docs/SERVER.md: no page shows it)."""
+    cur.execute("CREATE TABLE u1 (a INT NOT NULL, b VARCHAR(10))")
+    cur.execute("INSERT INTO u1 VALUES (1, 'x')")
+    got = rows(cur, "SELECT u FROM u1 u")
+    assert got == [((1, "x"),)]
+    assert got[0][0].type_name == "" and got[0][0].b == "x"
+    assert cur.description is not None
+    assert getattr(cur.description[0][1], "type_name", "") == "ROW(a integer, b varchar(10))"
+    assert rows(cur, "SELECT (SELECT u FROM u1 u WHERE a = 1).b FROM systables "
+                     "WHERE tabid = 1") == [("x",)]
+
+
+def test_a_column_of_that_name_wins(cur: ifxwire.Cursor) -> None:
+    """Informix resolves column names first: a column (or a display label) named like the
+    alias is that column, and a derived table's name is not a row here."""
+    cur.execute("CREATE TABLE t (t INT, u INT)")
+    cur.execute("INSERT INTO t VALUES (5, 6)")
+    assert rows(cur, "SELECT t FROM t") == [(5,)]
+    cur.execute("CREATE TABLE w (a INT)")
+    cur.execute("INSERT INTO w VALUES (9)")
+    assert rows(cur, "SELECT t FROM w, t") == [(5,)]
+    assert rows(cur, "SELECT a AS w FROM w") == [(9,)]
+    assert sqlcode(cur, "SELECT d FROM (SELECT a FROM w) d") == -217
 

@@ -46,6 +46,7 @@ from .plan import table_signature as table_signature
 from .plan import with_start_offsets as with_start_offsets
 from .statements import _DIALECTS, STMT_TYPES, IfxStatement, parse, parse_expressions
 from .translate_dml import DmlCompiler
+from .whole_rows import whole_rows
 
 T = TypeCode
 
@@ -322,6 +323,7 @@ class Compiler(DmlCompiler):
         _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
         _row_stars(ast)
+        whole_rows(ast)  # ``SELECT t FROM tab1 t``: the row as a ROW value (whole_rows.py)
         collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:
