@@ -149,3 +149,83 @@ def test_a_column_of_that_name_wins(cur: ifxwire.Cursor) -> None:
     assert rows(cur, "SELECT a AS w FROM w") == [(9,)]
     assert sqlcode(cur, "SELECT d FROM (SELECT a FROM w) d") == -217
 
+
+# --- 3. a number into a character type too short for it (ids_sqr_169) -----------------------
+def test_alter_modify_to_a_short_char_is_refused(cur: ifxwire.Cursor) -> None:
+    """``ALTER TABLE tn MODIFY n CHAR(3)`` over 12345: "If the character column is not large
+    enough to receive the number ... it cannot complete the ALTER TABLE statement" (the
+    table is left as it was). It stored '123'. Wide enough, the values convert."""
+    cur.execute("CREATE TABLE tn (n INT)")
+    cur.execute("INSERT INTO tn VALUES (12345)")
+    assert sqlcode(cur, "ALTER TABLE tn MODIFY n CHAR(3)", fetch=False) == -1207
+    assert rows(cur, "SELECT n FROM tn") == [(12345,)]
+    assert rows(cur, "SELECT c.coltype FROM syscolumns c, systables t WHERE c.tabid = t.tabid "
+                     "AND t.tabname = 'tn' AND c.colname = 'n'") == [(2,)]
+    cur.execute("ALTER TABLE tn MODIFY n CHAR(5)")
+    assert rows(cur, "SELECT n FROM tn") == [("12345",)]
+
+
+@pytest.mark.parametrize("column", ["CHAR(3)", "NCHAR(3)", "VARCHAR(3)", "NVARCHAR(3)",
+                                    "LVARCHAR(3)"])
+def test_a_number_into_a_short_character_column(cur: ifxwire.Cursor, column: str) -> None:
+    """A literal, a host variable and a numeric column's value into a character column of
+    three: -1207 (it was truncated to '123'). A number that fits is stored as its text."""
+    cur.execute(f"CREATE TABLE tc (c {column}, n INT)")
+    assert sqlcode(cur, "INSERT INTO tc (c) VALUES (12345)", fetch=False) == -1207
+    assert sqlcode(cur, "INSERT INTO tc (c) VALUES (?)", (12345,), fetch=False) == -1207
+    cur.execute("INSERT INTO tc (c, n) VALUES ('x', 12345)")
+    assert sqlcode(cur, "UPDATE tc SET c = n", fetch=False) == -1207
+    assert sqlcode(cur, "INSERT INTO tc (c) SELECT n FROM tc", fetch=False) == -1207
+    cur.execute("INSERT INTO tc (c) VALUES (123)")
+    cur.execute("INSERT INTO tc (c) VALUES (-12)")
+    assert rows(cur, "SELECT c FROM tc WHERE n IS NULL ORDER BY c", strip=True) == [
+        ("-12",), ("123",)]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT CAST(12345 AS CHAR(3)) FROM systables WHERE tabid = 1",
+    "SELECT 12345::CHAR(3) FROM systables WHERE tabid = 1",
+    "SELECT 12345::VARCHAR(4) FROM systables WHERE tabid = 1",
+    "SELECT CAST(tabid + 12344 AS CHAR(3)) FROM systables WHERE tabid = 1",
+    "SELECT CAST(d AS CHAR(7)) FROM tnum",
+    "SELECT CAST(m AS NCHAR(4)) FROM tnum",
+    "SELECT CAST(f AS CHAR(3)) FROM tnum",
+    "SELECT CAST(sf AS VARCHAR(2)) FROM tnum",
+    "SELECT CAST(b AS NVARCHAR(5)) FROM tnum",
+    "SELECT CAST(s AS LVARCHAR(2)) FROM tnum",
+    "SELECT CAST(i8 AS CHAR(1)) FROM tnum",
+])
+def test_a_cast_of_a_number_to_a_short_character_type(cur: ifxwire.Cursor, sql: str) -> None:
+    """CAST and ``::`` of every numeric type ("it cannot complete the ... cast"): -1207,
+    where each gave the leading characters."""
+    cur.execute("CREATE TABLE tnum (d DECIMAL(8,2), m MONEY(8,2), f FLOAT, sf SMALLFLOAT, "
+                "b BIGINT, s SMALLINT, i8 INT8)")
+    cur.execute("INSERT INTO tnum VALUES (12345.5, 12.5, 1.25, 2.5, 123456, 123, 99)")
+    assert sqlcode(cur, sql) == -1207
+
+
+def test_what_fits_and_strings_are_unchanged(cur: ifxwire.Cursor) -> None:
+    """A number whose text fits converts; a string too long for CHAR(n) is still cut in a
+    database that is not ANSI (Informix's rule for strings, not numbers)."""
+    cur.execute("CREATE TABLE tnum (d DECIMAL(8,2), f FLOAT, b BIGINT)")
+    cur.execute("INSERT INTO tnum VALUES (12345.5, 1.25, 123456)")
+    assert rows(cur, "SELECT CAST(d AS CHAR(8)), CAST(f AS VARCHAR(4)), CAST(b AS CHAR(6)), "
+                     "CAST(12345 AS CHAR(5)) FROM tnum") == [("12345.50", "1.25", "123456",
+                                                              "12345")]
+    assert rows(cur, "SELECT CAST('abcdef' AS CHAR(3)) FROM systables WHERE tabid = 1") == [
+        ("abc",)]
+    cur.execute("CREATE TABLE ts (c CHAR(3))")
+    cur.execute("INSERT INTO ts VALUES ('abcdef')")
+    assert rows(cur, "SELECT c FROM ts") == [("abc",)]
+
+
+def test_spl_let_of_a_number_into_a_short_char(cur: ifxwire.Cursor) -> None:
+    """SPL's LET converts as an assignment does: -1207 (it returned '123')."""
+    cur.execute("CREATE FUNCTION let3(n INT) RETURNING CHAR(3); DEFINE c3 CHAR(3); "
+                "LET c3 = n; RETURN c3; END FUNCTION")
+    cur.execute("CREATE FUNCTION let3c() RETURNING CHAR(3); DEFINE c3 CHAR(3); "
+                "LET c3 = 12345; RETURN c3; END FUNCTION")
+    assert rows(cur, "EXECUTE FUNCTION let3(123)") == [("123",)]
+    assert sqlcode(cur, "EXECUTE FUNCTION let3(12345)") == -1207
+    assert sqlcode(cur, "EXECUTE FUNCTION let3c()") == -1207
+
