@@ -229,3 +229,42 @@ def test_spl_let_of_a_number_into_a_short_char(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "EXECUTE FUNCTION let3(12345)") == -1207
     assert sqlcode(cur, "EXECUTE FUNCTION let3c()") == -1207
 
+
+# --- 4. a dropped overload (DROP FUNCTION, ids_sqs_0454; routine resolution) ----------------
+def _sp2(cur: ifxwire.Cursor) -> None:
+    cur.execute("CREATE FUNCTION sp2(x INT) RETURNING INT; RETURN x; END FUNCTION")
+    cur.execute("CREATE FUNCTION sp2(x CHAR(5)) RETURNING INT; RETURN 99; END FUNCTION")
+
+
+def test_a_dropped_overload_is_not_run_again(cur: ifxwire.Cursor) -> None:
+    """After ``DROP FUNCTION sp2(CHAR(5))`` the same call text resolves to the INT overload
+    (the character argument converts), as a first call of it does. The driver's cached
+    statement ran the dropped routine's number: -674 "Routine (2) …"."""
+    _sp2(cur)
+    assert rows(cur, "EXECUTE FUNCTION sp2('12')") == [(99,)]
+    assert rows(cur, "SELECT sp2('12') FROM systables WHERE tabid = 1") == [(99,)]
+    cur.execute("DROP FUNCTION sp2(CHAR(5))")
+    assert rows(cur, "EXECUTE FUNCTION sp2('12')") == [(12,)]
+    assert rows(cur, "SELECT sp2('12') FROM systables WHERE tabid = 1") == [(12,)]
+    assert rows(cur, "EXECUTE FUNCTION sp2('12')") == [(12,)]
+
+
+def test_a_new_overload_is_resolved_and_another_session_drops(
+        cur: ifxwire.Cursor, connect_kwargs: dict[str, Any]) -> None:
+    """A cached call resolves again once an overload of its name is created, and when
+    another session drops the one it ran."""
+    cur.execute("CREATE FUNCTION sp3(x INT) RETURNING INT; RETURN x; END FUNCTION")
+    assert rows(cur, "EXECUTE FUNCTION sp3('7')") == [(7,)]
+    cur.execute("CREATE FUNCTION sp3(x CHAR(5)) RETURNING INT; RETURN 99; END FUNCTION")
+    assert rows(cur, "EXECUTE FUNCTION sp3('7')") == [(99,)]
+    database = rows(cur, "SELECT DBINFO('dbname') FROM systables WHERE tabid = 1")[0][0]
+    with ifxwire.connect(**connect_kwargs, database=database.strip(),
+                         autocommit=True) as other:
+        other.cursor().execute("DROP FUNCTION sp3(CHAR(5))")
+    assert rows(cur, "EXECUTE FUNCTION sp3('7')") == [(7,)]
+    cur.execute("DROP FUNCTION sp3(INT)")
+    with pytest.raises(ifxwire.Error) as info:
+        cur.execute("EXECUTE FUNCTION sp3('7')")
+        cur.fetchall()
+    assert info.value.sqlcode == -674  # type: ignore[attr-defined]
+    assert "sp3" in str(info.value)  # the routine's name, not its number
