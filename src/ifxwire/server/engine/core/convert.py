@@ -209,12 +209,21 @@ def storer(t: IfxType, ctx: ConvContext = DEFAULT_CTX, src: IfxType | None = Non
     if not t.is_char and not limit:
         quick = sys.maxsize
 
+    number = src is not None and src.is_numeric
+
     def conv_str(v: object) -> object:
         if type(v) is str and len(v) <= quick:
             return v
         if v is None:
             return None
-        return fit_string(to_text(v, src, ctx), t, ctx)
+        text = to_text(v, src, ctx)
+        if limit and len(text) > t.size and (number or (
+                src is None and isinstance(v, (int, float, Decimal)) and not isinstance(v, bool))):
+            # A number is not cut to fit: "If the character column is not large enough to
+            # receive the number ... the database server generates an error" (Reference,
+            # ids_sqr_169). A string still is (fit_string).
+            raise fail(sc.NUMBER_TOO_WIDE, text)
+        return fit_string(text, t, ctx)
     # (and a str of at most ``limit`` UTF-8 bytes: fit_string returns it unchanged)
     utf8 = limit if not t.is_char and limit and ctx.encoding == "utf-8" else -1
     setattr(conv_str, BIND_CHECK, (_B_STR, quick, utf8))

@@ -377,6 +377,12 @@ DIVIDE_BY_ZERO = -1202  # [cat] "An attempt was made to divide by zero."
 BAD_YEAR = -1204  # [cat] "Invalid year in date."
 BAD_MONTH = -1205  # [cat] "Invalid month in date."
 BAD_DAY = -1206  # [cat] "Invalid day in date."
+# A number into a character type shorter than its text: Guide to SQL: Reference, "Converting
+# Between Number and Character" (ids_sqr_169: "If the character column is not large enough
+# to receive the number, however, the database server generates an error ... it cannot
+# complete the ALTER TABLE statement or cast"); the page names no code, the catalogue's text
+# fits (thirty-third session; it was truncated silently).
+NUMBER_TOO_WIDE = -1207  # [jcat] "Converted value does not fit into the allotted space"
 CHAR_TO_NUM = -1213  # [cat] "A character to numeric conversion process failed."
 SMALLINT_RANGE = -1214  # [cat] "Value too large to fit in a SMALLINT."
 INTEGER_RANGE = -1215  # [cat] "Value too large to fit in an INTEGER."

@@ -311,9 +311,14 @@ def translate_row(tx: Any, node: Any) -> Any:
             raise fail(sc.HOSTVAR_TYPE_UNKNOWN)
         types.append(t.nullable())
         fields.append(replace(node_of(t.nullable()), field=f"f{i}"))
+    names = node.meta.get("ifx_row_fields")  # a table's row: its columns' names (whole_rows)
+    if names:
+        fields = [replace(f, field=n) for f, n in zip(fields, names, strict=True)]
     t = complex_type(ComplexType(T.ROW, children=tuple(fields)))
     if not all(tx.is_const(i) for i in items):
-        return _composed(tx, t, items, types)
+        out = _composed(tx, t, items, types)
+        named = tx.named_type(node.meta.get("ifx_row_type") or "")
+        return tx.convert(out, named) if named is not None else out
     value = Row([i.meta["const"] for i in items], tuple(f.field for f in fields))
     out = lit(storer(t, tx.ctx)(value))
     out.meta["const"] = value

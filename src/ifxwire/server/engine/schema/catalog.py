@@ -300,6 +300,8 @@ class TableInfo:
     supertable: str | None = None
     #: systables.type_xid: the named ROW type of a typed table (OF TYPE), else 0
     type_xid: int = 0
+    #: that named ROW type's name ("" for an untyped table): a whole-row reference's type
+    type_name: str = ""
 
     def __post_init__(self) -> None:
         self.by_name = {c.name: c for c in self.columns}
@@ -607,9 +609,16 @@ def _load_tables(conn: sqlite3.Connection, schema: str, p: str, only: set[int] |
         kind = "S" if tabid < USER_TABID_START or (
             name in SYSMASTER_NAMES and (owner or "").strip() == OWNER and is_sysmaster()
         ) else tabtype
+        type_name = ""
+        if type_xid:
+            if complex_types is None:
+                complex_types = dict(FEATURES.complex_types(conn, p))
+            row_type = complex_types.get(int(type_xid))
+            type_name = str(getattr(row_type, "type_name", "") or "")
         tables[name] = TableInfo(name, tabid, (owner or "").strip(), columns, kind=kind,
                                  schema=schema, locklevel=locklevel or "P",
-                                 rowsize=int(size or 0), type_xid=int(type_xid or 0))
+                                 rowsize=int(size or 0), type_xid=int(type_xid or 0),
+                                 type_name=type_name)
     indexes: dict[str, tuple[str, bool]] = {}
     by_tabid = {t.tabid: t for t in tables.values()}
     for idxname, tabid, idxtype, *parts in conn.execute(

@@ -526,7 +526,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
             return None
         if plan.other_tables:
             cross_database.check_current(self, plan.other_tables)
-        if not plan.tables and not plan.casts:
+        if not plan.tables and not plan.casts and not plan.overloads:
             return None
         if version is None:
             version = self._schema_version()
@@ -536,6 +536,12 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         for name, signature in plan.tables.items():
             info = schema.tables.get(name)
             if info is None or table_signature(info) != signature:
+                raise EngineError(sc.TABLE_CHANGED, near=name)
+        for name, procids in plan.overloads.items():
+            # a routine it resolved was dropped, or another of the name created: prepared
+            # again, the call resolves among the routines of now (it ran the dropped one's
+            # procid: -674 naming that number) [inferred code, as for syscasts below]
+            if tuple(sorted(r.procid for r in schema.routines.get(name, []))) != procids:
                 raise EngineError(sc.TABLE_CHANGED, near=name)
         if any(schema.casts.get(key) != row for key, row in plan.casts.items()):
             # a cast its DISTINCT types were checked against was created or dropped
@@ -620,7 +626,7 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         try:
             late = bool(plan.tables) and self._late_check(stmt)
             version = self._check_current(stmt) if (
-                plan.tables or plan.other_tables) and not late else None
+                plan.tables or plan.other_tables or plan.overloads) and not late else None
             if self._db_level != "D":
                 self._check_privileges(plan, version=version)
             try:

@@ -78,6 +78,10 @@ class ErrorMapping:
     def _map_error(self, e: sqlite3.Error, plan: Plan) -> EngineError:
         if self.state.error is not None:
             err, self.state.error = self.state.error, None
+            if err.sqlcode == sc.NO_ROUTINE and err.near.isdigit() and plan.overloads:
+                # ifx_spl knows its routine by procid only (functions.py): the plan knows
+                # the name (it was -674 "Routine (2) …")
+                return EngineError(sc.NO_ROUTINE, near=plan.routine_name(int(err.near)))
             return err
         text = str(e)
         info = plan.table

@@ -256,6 +256,13 @@ class ExprTranslator:
                 stored = conv.storer(dst, self.ctx)(value)
             out = lit(stored)
             out.meta["const"] = value if dst.is_string else stored
+            if dst.cx is not None and stored is not None:
+                # a ROW/collection constant's value is the Python value (Row, Set, …), not
+                # its JSON storage: an enclosing ROW(…) or SET{…} stores it field by field
+                # (``ROW('a', ROW('1','2')::zip_t)::address_t`` was -1260 on that JSON)
+                load = conv.loader(dst)
+                assert load is not None
+                out.meta["const"] = load(stored)
             if dst.is_char:
                 out.meta["padto"] = dst.size
             if dst.is_decimal:

@@ -764,6 +764,8 @@ def result_name(node: exp.Expr) -> str:
         return "(range)"
     if isinstance(node, exp.Column):
         return node.name
+    if isinstance(node, exp.Anonymous) and node.meta.get("ifx_whole_row"):
+        return str(node.meta["ifx_whole_row"])  # a table's row by its name (whole_rows.py)
     if isinstance(node, exp.Dot):  # a nested ROW field (r.n.x) is named as the field, as r.n is
         return str(node.expression.name)
     return "(expression)"

@@ -68,6 +68,10 @@ class Plan:
     routine: int | None = None  # kind "call": the procid of the routine EXECUTE runs
     native: str = ""  # kind "call": a built-in routine run by a feature (cdc/routines.py)
     routines: list[int] = field(default_factory=list)  # routines its expressions call
+    #: each routine name it resolved -> the procids of every routine of that name then: a
+    #: prepared statement is -710 once a routine of the name is dropped or created
+    #: (session._check_current), so that the driver prepares it again and it resolves anew
+    overloads: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: TABLE(FUNCTION f(…)) in FROM: (TEMP table, the call's plan, its column definitions)
     #: filled with the routine's rows before the statement runs (spl/calls.py)
     prelude: list[tuple[str, Plan, str]] = field(default_factory=list)
@@ -110,6 +114,10 @@ class Plan:
     # A writing statement's route, found at its first run (session_txn.Transactions._write):
     # (it writes only a private temporary table, row locks can undo it, it is short).
     write_route: tuple[bool, bool, bool] | None = None
+
+    def routine_name(self, procid: int) -> str:
+        """The name of a routine the plan resolved (its procid if none: not of this plan)."""
+        return next((n for n, ids in self.overloads.items() if procid in ids), str(procid))
 
     def finish(self, ctx: vals.ConvContext) -> Plan:
         self.columns = with_start_offsets(

@@ -153,7 +153,7 @@ def producer_call(compiler: Compiler, tx: ExprTranslator, call_name: str,
         keys.append(str(decl.meta["key"]))
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=call_name)
-    compiler.routines.add(routine.procid)
+    compiler.called(routine)
     inputs = [exp.Null() if isinstance(arg, IfxSlv) else arg
               for arg in TRANSLATION.input_exprs(routine, args)]
     inputs += TRANSLATION.default_exprs(routine, len(inputs))

@@ -31,6 +31,7 @@ from ..core import values as vals
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import ColumnInfo, TableInfo, sqlite_column_defs
+from ..schema.routines import Routine
 from . import collection_tables, refusals, rewrites, rowids, setops, slv
 from .exprs import STATEMENT_TAGS, ExprTranslator, ty
 from .exprtypes import UNKNOWN
@@ -46,6 +47,7 @@ from .plan import table_signature as table_signature
 from .plan import with_start_offsets as with_start_offsets
 from .statements import _DIALECTS, STMT_TYPES, IfxStatement, parse, parse_expressions
 from .translate_dml import DmlCompiler
+from .whole_rows import whole_rows
 
 T = TypeCode
 
@@ -84,6 +86,7 @@ class Compiler(DmlCompiler):
         self.deadline: float | None = None
         self._statement_tag = next(STATEMENT_TAGS)
         self.routines: set[int] = set()  # procids called in expressions (EXECUTE is checked)
+        self.routine_names: set[str] = set()  # the names resolved (Plan.overloads)
         #: distinct types its casts name, (extended_id, name): Usage is checked at execute
         self.cast_types: set[tuple[int, str]] = set()
         self.casts_seen = {}  # syscasts' answers (translate_dml.cast_finder)
@@ -98,6 +101,11 @@ class Compiler(DmlCompiler):
         if found is not None and found.distinct and found.xid:
             self.cast_types.add((found.xid, name.lower()))
         return found
+
+    def called(self, routine: Routine) -> None:
+        """A routine the statement runs: its Execute privilege, its name's overloads."""
+        self.routines.add(routine.procid)
+        self.routine_names.add(routine.name.lower())
 
     def sequence_tag(self) -> tuple[int, int]:
         """This statement's number and the next NEXTVAL occurrence in it (exprs.sequence)."""
@@ -119,6 +127,8 @@ class Compiler(DmlCompiler):
             TRANSLATION.select_triggers(self, plan)
         plan.other_databases = self.other_databases
         plan.routines = sorted(self.routines)
+        plan.overloads = {n: tuple(sorted(r.procid for r in self.lookup.routines(n)))
+                          for n in sorted(self.routine_names)}
         plan.cast_types, plan.casts = sorted(self.cast_types), dict(self.casts_seen)
         plan.sequences = sorted(self.sequences)
         for part in plan.parts:
@@ -322,6 +332,7 @@ class Compiler(DmlCompiler):
         _name_derived_tables(ast)  # again: a view's text, now inlined, may hold one
         self.nested_fields(ast)
         _row_stars(ast)
+        whole_rows(ast)  # ``SELECT t FROM tab1 t``: the row as a ROW value (whole_rows.py)
         collection_tables.name_columns(ast)
         for col in ast.find_all(exp.Column):
             if col.args.get("db") is not None:

@@ -127,6 +127,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
     if native is not None:  # syscdcv1's cdc_* routines (cdc/routines.py)
         return native
     routine = _resolve(compiler, call)
+    compiler.routine_names.add(routine.name.lower())  # (its Execute privilege: plan.routine)
     outparams.refuse_outputs(routine, len(compiler.lookup.routines(call.name)))
     plan = Plan("call", StmtType.EXECUTE_PROCEDURE)
     given = outparams.named_args(routine, [e.copy() for e in call.args])
@@ -149,7 +150,7 @@ def compile_call(compiler: Compiler, call: a.CallSpec) -> Plan:
 def _routine_of(session: FeatureSession, plan: Plan) -> Routine:
     routine = session.current_schema().procs.get(int(plan.routine or 0))
     if routine is None:
-        raise EngineError(sc.NO_ROUTINE, near=str(plan.routine))
+        raise EngineError(sc.NO_ROUTINE, near=plan.routine_name(int(plan.routine or 0)))
     return routine
 
 
@@ -225,7 +226,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     if len(found) == 1 and found[0].inline and len(args) == len(found[0].params):
         outparams.refuse_outputs(found[0])
         _check_inline(tx, found[0], args)
-        compiler.routines.add(found[0].procid)
+        compiler.called(found[0])
         exprs = expand(found[0], args, compiler.parse_exprs)
         if len(exprs) != 1:
             raise EngineError(sc.NO_ROUTINE, near=name)
@@ -237,7 +238,7 @@ def routine_call(compiler: Compiler, tx: ExprTranslator, name: str, args: list[e
     outparams.refuse_outputs(routine)
     if len(routine.returns) != 1:
         raise EngineError(sc.NO_ROUTINE, near=name)
-    compiler.routines.add(routine.procid)
+    compiler.called(routine)
     targs += [tx.tx(e) for e in default_exprs(routine, len(targs))]
     converted = [tx.convert(arg, t) for arg, (_, t) in zip(targs, routine.params, strict=True)]
     node = func("ifx_spl", exp.Literal.number(routine.procid), *converted)
