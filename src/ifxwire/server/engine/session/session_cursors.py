@@ -54,6 +54,7 @@ class CursorRows:
         _sql_txn: bool
         _parked: bool
         _rl_conflict: int | None
+        _rl_read_mark: int
 
         @property
         def row_locks(self) -> bool: ...
@@ -129,6 +130,9 @@ class CursorRows:
         if row_locks and late is None and plan.tables:
             if self.isolation == CURSOR and not plan.current_rowid:
                 variant = self.rl_stability_plan(plan)
+            # before the read's snapshot can begin: rows rolled back after this still count
+            # as locked for it (_ifx_rd, manager.undone_since)
+            self._rl_read_mark = self.engine.locks.read_mark()
             sql = self.rl_check_read(variant or plan, version)
             # (it may have committed another session's parked write: a parked read must
             # then be fresh still, and only the plain SQL reads in one)

@@ -300,7 +300,7 @@ class RowLockLatch:
                 self._local_plans.clear()
                 self._schema = None
             if self.database is not None:
-                self.engine.locks.release(self.session_id)
+                self.engine.locks.release(self.session_id, rolled_back=verb != "COMMIT")
                 self._rl_cursors += 1
 
     def _rl_finish_flushed(self, verb: str) -> None:

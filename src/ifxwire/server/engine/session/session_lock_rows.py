@@ -51,6 +51,7 @@ class RowLockRows:
         _rl_pending: list[undo.Entry]
         _rl_conflict: int | None
         _rl_upd_read: bool
+        _rl_read_mark: int
         _rl_wide: bool
         _rl_escalated: bool
         _rl_replaying: bool
@@ -234,9 +235,15 @@ class RowLockRows:
         session holds stops the query (-244)."""
         if self.database is None:
             return 1
-        holder = self.engine.locks.row_holder(self.session_id, self.database, table,
-                                              self._lock_key(table, int(rowid)),
-                                              reading=not self._rl_upd_read)
+        locks = self.engine.locks
+        key = self._lock_key(table, int(rowid))
+        holder = locks.row_holder(self.session_id, self.database, table, key,
+                                  reading=not self._rl_upd_read)
+        if holder is None:
+            # a row a rollback gave back since this read's snapshot may have begun: its
+            # value here may be the rolled-back one (manager.undone_since)
+            holder = locks.undone_since(self.session_id, self.database, table, key,
+                                        self._rl_read_mark)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)
@@ -258,6 +265,9 @@ class RowLockRows:
         else:
             holder = locks.row_holder(self.session_id, self.database, table, key,
                                       reading=not self._rl_upd_read)
+        if holder is None:
+            holder = locks.undone_since(self.session_id, self.database, table, key,
+                                        self._rl_read_mark)
         if holder is not None:
             self._rl_conflict = holder
             self.state.error = self._lock_error("query", False)

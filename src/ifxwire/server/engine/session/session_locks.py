@@ -194,6 +194,7 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
     _rl_pending: list[undo.Entry]
     _rl_conflict: int | None
     _rl_upd_read: bool
+    _rl_read_mark: int
     _rl_wide: bool
     _rl_escalated: bool
     _rl_replaying: bool
@@ -218,6 +219,8 @@ class RowLocks(RowLockReads, RowLockDdl, RowLockLatch, RowLockRows):
         self._rl_pending = []
         self._rl_conflict = None
         self._rl_upd_read = False  # the running query is a FOR UPDATE cursor's (_ifx_rd)
+        #: the lock table's read_mark when the running query's OPEN began (_ifx_rd)
+        self._rl_read_mark = 0
         self._rl_wide = False
         self._rl_escalated = False
         self._rl_replaying = False

@@ -159,6 +159,12 @@ class LockTable:
         #: in the critical section that found the conflict: ``wait`` returns at once when the
         #: holder released something since (else a release in between was a lost wake-up).
         self._seen: dict[int, tuple[int, int]] = {}
+        #: The rows a ROLLBACK gave back, per (db, table): key -> (sequence, session, time)
+        #: (``release(rolled_back=True)``). A reader's SQLite snapshot may have begun before
+        #: that rollback committed and still hold the rolled-back values; one whose
+        #: ``read_mark`` is older than the row's sequence meets the row as still locked.
+        self._undone: dict[tuple[str, str], dict[int, tuple[int, int, float]]] = {}
+        self._undo_seq = 0
 
     # ---- taking ------------------------------------------------------------------------------
     def _met(self, sid: int, holder: int | None) -> int | None:
@@ -570,9 +576,40 @@ class LockTable:
                 t.share.discard(sid)
             self._let_go(sid)
 
-    def release(self, sid: int) -> None:
+    def read_mark(self) -> int:
+        """Taken before a read's snapshot begins: rows given back by rollbacks after it are
+        still locked for that read (``undone_since``)."""
+        return self._undo_seq
+
+    def undone_since(self, sid: int, db: str, table: str, key: int, mark: int) -> int | None:
+        """The session whose ROLLBACK gave ``key`` back after ``mark`` (a reader whose
+        snapshot may still show its rolled-back value), or None."""
+        rows = self._undone.get((db, table))
+        if not rows:
+            return None
+        with self._cond:
+            got = rows.get(key)
+            if got is None or got[0] <= mark or got[1] == sid:
+                return None
+            return self._met(sid, got[1])
+
+    def _note_undone(self, sid: int, key: tuple[str, str], t: _Table) -> None:
+        """(Under the condition's lock) ``sid``'s rows of ``t`` were given back by its
+        rollback; entries older than a minute go (no read's snapshot is that old here)."""
+        self._undo_seq += 1
+        now = time.monotonic()
+        rows = self._undone.setdefault(key, {})
+        for k, s in t.rows.items():
+            if s == sid:
+                rows[k] = (self._undo_seq, sid, now)
+        if len(rows) > 64:
+            for k in [k for k, v in rows.items() if now - v[2] > 60]:
+                del rows[k]
+
+    def release(self, sid: int, rolled_back: bool = False) -> None:
         """Everything ``sid`` holds (its transaction ended, or it went away). Its cursor
-        locks too: outside a transaction CURSOR STABILITY takes none (ids_sqs_1166)."""
+        locks too: outside a transaction CURSOR STABILITY takes none (ids_sqs_1166).
+        ``rolled_back``: its rows' values were just given back (``undone_since``)."""
         with self._cond:
             if self._cursor_locks:
                 self._drop_cursors(sid)
@@ -580,6 +617,8 @@ class LockTable:
                 t = self._tables.get(key)
                 if t is None:
                     continue
+                if rolled_back and t.per_owner.get(sid):
+                    self._note_undone(sid, key, t)
                 if t.per_owner.pop(sid, 0):
                     t.rows = {k: s for k, s in t.rows.items() if s != sid}
                     if t.update:
