@@ -298,6 +298,7 @@ _SQL_TABLE = """
 -699    O  40000  The transaction was rolled back heuristically.
 -703    I  IX000  A column of the primary key of table '%s' is NULL.
 -704    P  -      The table has a primary key already.
+-705    P  -      Routine '%s' cannot be dropped or changed: it is in use (a functional index).
 -706    P  42501  The EXECUTE privilege on routine '%s' is required.
 -710    O  -      Table '%s' was dropped, altered or renamed since PREPARE; prepare it again.
 -717    D  22023  A built-in function got an argument it does not accept: %s.
@@ -439,6 +440,9 @@ _SQL_TABLE = """
 -9653   P  42501  A subtype or subtable needs the UNDER privilege on its supertype or supertable.
 -9651   P  -      TEXT or BYTE columns are not allowed in UNION, INTERSECT or MINUS.
 -9657   P  -      The type of the collection cannot be determined here; cast it.
+-9843   P  -      A functional index key part gives its routine the wrong number of arguments.
+-9844   P  -      Function '%s' cannot be a functional index key (built-in, DML or LOB result).
+-9848   P  -      Routine '%s' is VARIANT: a functional index key needs a NOT VARIANT function.
 -9700   P  -      Routine '%s' is ambiguous: more than one routine of that name fits.
 -9754   P  -      No usage privilege on this language.
 -9752   P  -      An OUT or INOUT argument must be a variable (SPL or statement-local).
@@ -456,6 +460,7 @@ _SQL_TABLE = """
 -9820   P  -      Sbspace '%s' does not exist.
 # --- OLAP window expressions and hierarchical queries (numbers from the JDBC jar's catalogue)
 -25789   P  -      The file name of SET EXPLAIN FILE or SET DEBUG FILE must not be empty.
+-25848   P  -      A functional index key's argument must be a non-collection column of the table.
 -25850   P  -      A window frame (ROWS/RANGE) needs an ORDER BY in its window.
 -25851   P  -      A window frame's extent is not valid (its offsets are unsigned integers).
 -25852   P  -      The BETWEEN bounds of a window frame are not valid.

@@ -45,6 +45,12 @@ def schema_server() -> Iterator[Any]:
             cur.execute("CREATE TABLE jm_child (id SERIAL, pid INTEGER REFERENCES jm_parent, "
                         "note CHAR(10))")
             cur.execute("CREATE INDEX jm_child_note ON jm_child (note)")
+            # a functional index (catalogue only, part<n> 0 for its function): getIndexInfo
+            # on jm_child reads its sysindexes row too (thirty-third session)
+            cur.execute("CREATE FUNCTION jm_key(x INTEGER) RETURNING INTEGER WITH (NOT "
+                        "VARIANT); RETURN x; END FUNCTION")
+            cur.execute("CREATE INDEX jm_child_key ON jm_child (id, jm_key(pid))")
+            cur.execute("CREATE INDEX jm_child_fn ON jm_child (jm_key(pid))")
             cur.execute("CREATE VIEW jm_view AS SELECT id, name FROM jm_parent")
             cur.execute("CREATE SYNONYM jm_syn FOR jm_parent")
             cur.execute("CREATE PROCEDURE jm_proc(a VARCHAR(50), b DECIMAL(8,2), c INTEGER) "

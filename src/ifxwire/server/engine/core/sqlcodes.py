@@ -233,6 +233,20 @@ DUPLICATE_FROM_NAME = -223  # [jcat] "Duplicate table name (%s) in the FROM clau
 INDEX_SAME_COLUMNS = -350  # [jcat] "Index already exists on the column (or on the set of
 #   columns)." (same columns, order and ASC/DESC as an existing index, ids_sqs_0413; fifteenth
 #   round)
+# Functional indexes (thirty-third session; features/functional_index.py; ids_sqs_0408,
+# ids_prf_398): which situation gets which code is our reading of the catalogue's texts.
+FUNC_KEY_ARG_COUNT = -9843  # [jcat] "Invalid number of arguments for functional key." (no
+#   overload of the routine takes that many arguments [inference])
+FUNC_KEY_FUNCTION = -9844  # [jcat] "Invalid function (%s) used in a functional key." (a
+#   built-in function, a procedure, a function with a DML statement or that returns BLOB/CLOB/
+#   BYTE/TEXT or more than one value, ids_sqs_0408 [inference])
+FUNC_KEY_VARIANT = -9848  # [jcat] "Functional key part cannot use a variant function (%s)"
+#   (a routine not declared WITH (NOT VARIANT), ids_sqs_0408)
+FUNC_KEY_ARGUMENT = -25848  # [jcat] "The functional key argument is invalid." (an argument
+#   that is not a column of the table, or a collection column, ids_sqs_0408 [inference])
+ROUTINE_IN_USE = -705  # [jcat] "Cannot drop/modify procedure (%s). It is currently in use."
+#   (DROP FUNCTION of a routine a functional index uses: ids_udr_314 "You cannot drop a UDR
+#   that is in use by some database function, such as ..." [guess] for the code)
 CHECK_OPTION_SET_VIEW = -940  # [jcat] "The statement failed because the WITH CHECK OPTION
 #   keywords are not supported in UNION, INTERSECT, or MINUS views." (fifteenth round; was -999)
 TWO_SIDED_OUTER = -393  # [jcat] "A condition in the where clause results in a two-sided outer
@@ -693,6 +707,11 @@ MESSAGES: dict[int, str] = {
     INDEX_TOO_MANY_PARTS: "The total size of the index is too large or too many parts in index.",
     DUPLICATE_FROM_NAME: "Duplicate table name (%s) in the FROM clause.",
     INDEX_SAME_COLUMNS: "Index already exists on the column (or on the set of columns).",
+    FUNC_KEY_ARG_COUNT: "Invalid number of arguments for functional key.",
+    FUNC_KEY_FUNCTION: "Invalid function (%s) used in a functional key.",
+    FUNC_KEY_VARIANT: "Functional key part cannot use a variant function (%s)",
+    FUNC_KEY_ARGUMENT: "The functional key argument is invalid.",
+    ROUTINE_IN_USE: "Cannot drop/modify procedure (%s). It is currently in use.",
     CHECK_OPTION_SET_VIEW: ("The statement failed because the WITH CHECK OPTION keywords are "
                             "not supported in UNION, INTERSECT, or MINUS views."),
     SEQUENCE_NOT_HERE: "Sequence object cannot be used here.",

@@ -31,7 +31,7 @@ from ..sql.exprs import lit
 from ..sql.statement_specs import TableName
 from ..sql.statements import AlterTable, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import fragments, inherit, null_keys, table_aside, temp_indexes
+from . import fragments, functional_index, inherit, null_keys, table_aside, temp_indexes
 from .alter_columns import ConsDef, NewColumn, _add, _modify
 from .ddl import (
     DdlContext,
@@ -142,6 +142,7 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
             old_to_new[src.colno] = col.info.colno
     new_info = TableInfo(info.name, info.tabid, info.owner, [c.info for c in columns])
     new_info.unique_indexes = {}
+    functional = functional_index.set_aside(conn, info.tabid)  # no SQLite index to make
     indexes = conn.execute(
         "SELECT idxname, idxtype, " + ", ".join(f"part{i}" for i in range(1, 17)) +
         " FROM sysindices WHERE tabid = ?", (info.tabid,)).fetchall()
@@ -227,6 +228,7 @@ def rebuild(dc: DdlContext, info: TableInfo, columns: list[NewColumn],
     _write_defaults(dc, info.tabid, [c.info for c in columns])
     conn.execute("UPDATE systables SET ncols = ?, rowsize = ? WHERE tabid = ?",
                  (len(columns), cat.rowsize([c.info.type for c in columns]), info.tabid))
+    functional_index.put_back(conn, functional, old_to_new)
     count_indexes(conn, info.tabid)
     for table in ("syscoldepend", "syscolauth"):
         # Renumber in two steps (through negative numbers) so no two rows collide.

@@ -477,8 +477,14 @@ def _create_index(dc: DdlContext, info: TableInfo, name: str, cols: list[tuple[s
     colnos = [info.by_name[c].colno * (-1 if d else 1) for c, d in cols]
     # indexkeys: one "<colno> [<opclassid>]" per key part, negative for DESC, btree_ops = 1
     # [inference: the text dbaccess prints for an INDEXKEYARRAY]
-    keys = ", ".join(f"{n} [1]" for n in colnos)
-    colnos += [0] * (16 - len(colnos))
+    index_row(dc, info, name, colnos, ", ".join(f"{n} [1]" for n in colnos), unique)
+
+
+def index_row(dc: DdlContext, info: TableInfo, name: str, colnos: list[int], keys: str,
+              unique: bool) -> None:
+    """An index's sysindices row, and the table's nindexes; shared with functional indexes
+    (functional_index.py), whose function parts are 0 in ``colnos``."""
+    colnos = colnos + [0] * (16 - len(colnos))
     dc.conn.execute(
         "INSERT INTO sysindices (idxname, owner, tabid, idxtype, clustered, "
         + ", ".join(f"part{i}" for i in range(1, 17))
@@ -506,6 +512,11 @@ def create_index(dc: DdlContext, spec: CreateIndex) -> None:
         # a view: ids_sqs_0401 indexes "a standard or temporary table", but no page or
         # catalogue text gives the code
         raise not_implemented("index on a view")
+    if spec.functions:  # a key part is a function's value (ids_sqs_0408)
+        from . import functional_index  # (it imports this module)
+
+        functional_index.create(dc, info, spec)
+        return
     if len(spec.columns) > 16:
         # "You can include up to 16 columns in a composite index" (ids_sqs_0409): -517 [jcat]
         raise EngineError(sc.INDEX_TOO_MANY_PARTS, near=name)
@@ -561,7 +572,8 @@ def _check_same_key(dc: DdlContext, info: TableInfo, cols: list[tuple[str, bool]
     for row in dc.conn.execute(
             f"SELECT {parts} FROM sysindices WHERE tabid = ? AND idxname NOT IN (SELECT "
             "idxname FROM sysconstraints WHERE tabid = ? AND constrtype = 'R' AND idxname "
-            "IS NOT NULL)", (info.tabid, info.tabid)):
+            "IS NOT NULL) AND COALESCE(indexkeys, '') NOT LIKE '%(%'",  # (not a functional
+            (info.tabid, info.tabid)):  # one: its parts 0 hide its function)
         if [int(p) for p in row if p] == key:
             raise EngineError(sc.INDEX_SAME_COLUMNS)
 

@@ -137,6 +137,19 @@ class CreateIndex:
     fragments: FragmentScheme | None = None  # FRAGMENT BY of the index (ids_sqs_0426)
     in_dbspace: bool = False  # IN dbspace (not IN TABLE): a detached, nonfragmented index
     mode: str | None = None  # DISABLED / FILTERING [WITH ERROR] at creation (object_modes.py)
+    #: functional key parts, ``name(column, …)`` (ids_sqs_0408), by position in the key: the
+    #: plain parts stay in ``columns`` (features/functional_index.py)
+    functions: list[tuple[int, FunctionKey]] = field(default_factory=list)
+    online: bool = False  # ONLINE: "not valid" with a functional key part (ids_sqs_0408)
+
+
+@dataclass
+class FunctionKey:
+    """A functional key part: the routine's name, its arguments as written (columns of the
+    table, checked by CREATE INDEX) and ASC/DESC."""
+    name: str
+    args: list[exp.Expr]
+    descending: bool = False
 
 
 @dataclass

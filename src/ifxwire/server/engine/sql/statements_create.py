@@ -28,6 +28,7 @@ from .statement_specs import (
     DefaultSpec,
     FragmentScheme,
     FragmentSpec,
+    FunctionKey,
     TableName,
     _fold,
     _stmt,
@@ -706,13 +707,21 @@ class CreateParser(IfxExprParser):
         table = self._table_name()
         self._match_l_paren()
         cols: list[tuple[str, bool]] = []
+        functions: list[tuple[int, FunctionKey]] = []
         while True:
             col = self._name()
+            args = None
+            if self._match(TokenType.L_PAREN):  # a functional key part (ids_sqs_0408)
+                args = self._parse_csv(self._parse_assignment)
+                self._match_r_paren()
             desc = False
             if self._word() in ("ASC", "DESC"):
                 desc = self._word() == "DESC"
                 self._advance()
-            cols.append((col, desc))
+            if args is None:
+                cols.append((col, desc))
+            else:
+                functions.append((len(cols) + len(functions), FunctionKey(col, args, desc)))
             if not self._match(TokenType.COMMA):
                 break
         self._match_r_paren()
@@ -720,12 +729,14 @@ class CreateParser(IfxExprParser):
         fragments = None
         in_dbspace = False
         mode: str | None = None
+        online = False
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             w = self._word()
             if w in ("USING", "IN", "FILLFACTOR"):
                 in_dbspace = in_dbspace or (w == "IN" and self._word(1) != "TABLE")
                 self._advance(2)
             elif w in ("ONLINE", "COMPRESSED"):
+                online = online or w == "ONLINE"
                 self._advance()
             elif w in ("ENABLED", "DISABLED", "FILTERING"):
                 mode = self._object_mode("index")
@@ -740,7 +751,7 @@ class CreateParser(IfxExprParser):
                 self.raise_error("Unexpected index option")
         return _stmt("create_index", CreateIndex(name, table, cols, unique, if_not_exists,
                                                  cluster, extents, fragments, in_dbspace,
-                                                 mode))
+                                                 mode, functions, online))
 
     def _create_view(self) -> exp.Expr:
         self._advance()  # VIEW

@@ -259,6 +259,9 @@ def drop_routine(dc: object, spec: DropRoutine) -> None:
     if len(found) > 1:
         # An overloaded name needs its signature or specific name.
         raise EngineError(sc.ROUTINE_AMBIGUOUS, near=spec.name)
+    from .. import functional_index  # (it imports this package's parser: a circle at load)
+
+    functional_index.check_drop(dc.conn, found[0].procid, found[0].name)
     drop_procid(dc.conn, found[0].procid)
 
 
