@@ -244,3 +244,25 @@ def test_an_open_cursor_closes_with_its_routine(cur: ifxwire.Cursor) -> None:
     assert rows(cur, "EXECUTE FUNCTION leave_open()") == [(1,)]
     cur.execute("DROP TABLE cities")  # no statement of the routine holds the table
     assert sqlcode(cur, "EXECUTE FUNCTION leave_open()") == -206
+
+
+def test_dynamic_statements_inside_a_foreach(cur: ifxwire.Cursor) -> None:
+    """A FOREACH query has no ';' of its own: the first dynamic statement of its body ends
+    it, as any SPL statement does, while columns named OPEN or CLOSE stay columns."""
+    cur.execute("CREATE TABLE quotes (open INT, close INT)")
+    cur.execute("INSERT INTO quotes VALUES (1, 2)")
+    cur.execute("""CREATE FUNCTION inside() RETURNING INT;
+        DEFINE o, c, n INT;
+        LET n = 0;
+        FOREACH SELECT open, close INTO o, c FROM quotes
+          PREPARE s FROM 'SELECT COUNT(*) FROM cities';
+          DECLARE cc CURSOR FOR s;
+          OPEN cc;
+          FETCH cc INTO n;
+          CLOSE cc;
+          FREE cc;
+          FREE s;
+        END FOREACH;
+        RETURN n + o + c;
+        END FUNCTION""")
+    assert rows(cur, "EXECUTE FUNCTION inside()") == [(7,)]

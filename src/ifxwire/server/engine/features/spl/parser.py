@@ -544,6 +544,7 @@ class SplParser(TokenCursor):
                         "UNION", "ALL", "INTERSECT", "EXCEPT", "MINUS", "DISTINCT"))
                     or (word == "ON" and j + 1 < len(self.toks)
                         and self.toks[j + 1].text.upper() == "EXCEPTION")
+                    or (word in _DYNAMIC_WORDS and self._dynamic_at(j))
                     or (tt == TokenType.LT and j + 1 < len(self.toks)
                         and self.toks[j + 1].token_type == TokenType.LT)
                 ):
@@ -551,6 +552,21 @@ class SplParser(TokenCursor):
             prev = word
             j += 1
         return j
+
+    def _dynamic_at(self, j: int) -> bool:
+        """Whether toks[j] starts a dynamic-SQL statement (dynamic.py), by the words after
+        it: a column may be named OPEN or CLOSE, so the word alone does not end a query."""
+        def word(k: int) -> str:
+            return self.toks[k].text.upper() if k < len(self.toks) else ""
+        first = word(j)
+        if first == "PREPARE":
+            return word(j + 2) == "FROM"
+        if first == "DECLARE":
+            return word(j + 2) in ("CURSOR", "SCROLL")
+        if first == "FETCH":
+            return "INTO" in (word(j + 2), word(j + 3), word(j + 4))
+        nxt = self.toks[j + 2] if j + 2 < len(self.toks) else None
+        return nxt is None or nxt.token_type == TokenType.SEMICOLON or word(j + 2) == "USING"
 
     def return_(self) -> a.Node:
         node = a.Return(self.pos())
