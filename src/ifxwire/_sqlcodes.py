@@ -143,6 +143,7 @@ _SQL_TABLE = """
 -292    I  -      Column '%s' does not accept NULL, and the INSERT gave it no value.
 -293    P  -      IS [NOT] NULL can only be applied to a simple column here.
 -294    P  -      Column '%s' must be in the GROUP BY list.
+-297    P  -      No primary key or unique constraint of referenced table %s covers the columns.
 -298    P  42501  A privilege cannot be granted to PUBLIC WITH GRANT OPTION.
 -299    P  42501  You cannot grant a privilege to yourself.
 -302    P  42501  You lack the GRANT option, or the option is not valid on this view.

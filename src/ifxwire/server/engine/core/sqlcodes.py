@@ -298,6 +298,10 @@ NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a 
 #   [doc] a NULL into a primary-key column that is not declared NOT NULL (an 11.70 session
 #   printed in a Stack Overflow answer, question 11437845: SERIAL8 PRIMARY KEY gets -703,
 #   SERIAL8 NOT NULL and plain SERIAL8 -391)
+NO_PARENT_KEY = -297  # [jcat] "Cannot find unique constraint or primary key on referenced table
+#   (%s)." (a foreign key to columns without one; ids_sqs_0302; features/references.py)
+REFERENCE_TYPES = -356  # [jcat] "Data type of the referencing and referenced columns do not
+#   match." (ids_sqs_0519: same type, or an integer referencing a serial)
 PRIMARY_KEY_EXISTS = -704  # [jcat] "Primary key already exists on the table." (ALTER TABLE ADD
 #   CONSTRAINT PRIMARY KEY on a table that has one)
 DUP_INDEX = -239  # [cat] duplicate value in a UNIQUE INDEX column; isam -100
@@ -843,6 +847,8 @@ MESSAGES: dict[int, str] = {
     SYSTEM_FAILED: "System command cannot be executed.",
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
     ALTER_TEMP: "Cannot alter temporary table (%s).",
+    NO_PARENT_KEY: "Cannot find unique constraint or primary key on referenced table (%s).",
+    REFERENCE_TYPES: "Data type of the referencing and referenced columns do not match.",
     VIEW_ON_TEMP: "Cannot create view on temporary table (%s).",
     TEMP_INDEX_ALTER: "Cannot alter an index on a temporary table.",
     DYN_NULL_TEXT: "EXECUTE IMMEDIATE and PREPARE cannot take NULL statement",

@@ -31,7 +31,15 @@ from ..sql.exprs import lit
 from ..sql.statement_specs import TableName
 from ..sql.statements import AlterTable, ConstraintSpec, Rename, parse_expressions
 from ..sql.statements_ext import ConstraintModeSpec, TruncateSpec
-from . import fragments, functional_index, inherit, null_keys, table_aside, temp_indexes
+from . import (
+    fragments,
+    functional_index,
+    inherit,
+    null_keys,
+    references,
+    table_aside,
+    temp_indexes,
+)
 from .alter_columns import ConsDef, NewColumn, _add, _modify
 from .ddl import (
     DdlContext,
@@ -39,7 +47,6 @@ from .ddl import (
     _create_index,
     _exists,
     _next_constrid,
-    _primary_key,
     _ref_target,
     _write_defaults,
     column_type,
@@ -523,9 +530,19 @@ def _new_constraint(dc: DdlContext, info: TableInfo, new_info: TableInfo, cons: 
         parent = new_info if cons.ref_table is not None and (
             cons.ref_table.name == info.name) else _ref_target(dc, cons, info)
         out.parent = parent.name
-        out.parent_columns = cons.ref_columns or (
-            next(c for c in existing if c.kind == "P").columns if parent is new_info
-            else _primary_key(dc, parent))
+        keys = ([(c.kind, c.columns) for c in existing if c.kind in ("P", "U")]
+                if parent is new_info else
+                [(c.kind, c.columns) for c in parent.constraints if c.kind in ("P", "U")])
+        primary = next((cols for kind, cols in keys if kind == "P"), [])
+        out.parent_columns = cons.ref_columns or primary
+        if cons.mode != "DISABLED":  # (features/references.py: -297, -356)
+            if not out.parent_columns:
+                raise EngineError(sc.NO_PARENT_KEY, near=parent.name)
+            references.check(parent.name, keys, out.parent_columns,
+                             [new_info.by_name[c].type for c in out.columns
+                              if c in new_info.by_name],
+                             [parent.by_name[c].type for c in out.parent_columns
+                              if c in parent.by_name])
         out.cascade = cons.cascade
     out.new = True
     return out

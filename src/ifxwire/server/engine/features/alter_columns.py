@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ....protocol.codes import TypeCode
+from ..core import convert as conv
 from ..core import sqlcodes as sc
 from ..core.errors import EngineError, not_implemented
 from ..core.ifxtypes import IfxType
 from ..schema.catalog import ColumnInfo, TableInfo, quote
-from ..sql.exprs import keylit
+from ..sql.exprs import keylit, lit
 from ..sql.exprtypes import needs_fit, storage_kind
-from ..sql.statements import ColumnSpec
+from ..sql.statement_specs import DefaultSpec
+from ..sql.statements import ColumnSpec, parse
 from .ddl import DdlContext
 from .ddl_defaults import _default_row, _sqlite_default
 
@@ -81,6 +83,10 @@ def _add(dc: DdlContext, info: TableInfo, columns: list[NewColumn], col: ColumnS
         literal = _sqlite_default(col.default, ty, dc.ctx)
         if literal:
             source = literal.replace(" DEFAULT ", "", 1)
+        elif row[0] in _NILADIC:
+            # "the default values are applied to all existing rows" (ALTER TABLE, ADD
+            # clause, ids_sqs_0080): TODAY, USER, CURRENT, DBSERVERNAME as they are now
+            source = _niladic_now(dc, row[0], col.default, ty)
     if notnull and source == "NULL":
         count = dc.conn.execute(f"SELECT COUNT(*) FROM {quote(info.name)}").fetchone()[0]
         if count:
@@ -88,6 +94,23 @@ def _add(dc: DdlContext, info: TableInfo, columns: list[NewColumn], col: ColumnS
     for cons in col.constraints:
         cons.columns = [col.name]
     columns.insert(_position(columns, col.before), NewColumn(new, source, None))
+
+
+_NILADIC = {"U": "USER", "T": "TODAY", "C": "CURRENT", "S": "DBSERVERNAME"}
+
+
+def _niladic_now(dc: DdlContext, kind: str, spec: DefaultSpec | None, ty: IfxType) -> str:
+    """A TODAY / USER / CURRENT / DBSERVERNAME default's value now, as an SQLite literal in
+    the column's storage form (what the existing rows get)."""
+    text = _NILADIC[kind]
+    if kind == "C":
+        text = ("CURRENT " + ty.sql().split(" ", 1)[1] if ty.code == TypeCode.DATETIME
+                else "CURRENT YEAR TO FRACTION(3)")
+    sql, _, types = dc.compile_view(parse(f"SELECT {text} FROM systables WHERE tabid = 1"))
+    value = dc.conn.execute(sql).fetchone()[0]
+    load = conv.loader(types[0])
+    stored = conv.storer(ty, dc.ctx, types[0])(load(value) if load else value)
+    return lit(stored).sql(dialect="sqlite")
 
 
 def _serial_kind(ty: IfxType) -> str:

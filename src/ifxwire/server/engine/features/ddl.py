@@ -35,7 +35,7 @@ from ..sql.statements import (
     CreateView,
     DropObject,
 )
-from . import fragments, inherit, null_keys, temp_indexes
+from . import fragments, inherit, null_keys, references, temp_indexes
 from .ddl_defaults import (
     _default_row,
     _sqlite_default,
@@ -201,11 +201,17 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
         elif cons.kind == "R":
             assert cons.ref_table is not None
             refs.append((cons, _ref_target(dc, cons, info)))
+    if sum(1 for c in constraints if c.kind == "P") > 1:
+        raise EngineError(sc.PRIMARY_KEY_EXISTS)  # (ALTER TABLE's code for a second one)
+    for cons, parent in refs:
+        _check_reference(cons, parent, info, constraints)
     for cname, sql, _ in checks:
         defs.append(f"CONSTRAINT {quote(cname)} CHECK ({sql})")
     guarded = bool(type_xid)  # foreign keys of or to typed tables: inherit.py's triggers
     for cons, parent in refs:
-        pcols = cons.ref_columns or _primary_key(dc, parent)
+        own_key = next((c.columns for c in constraints if c.kind == "P"), None) if (
+            parent is info) else None  # (a key to the table itself: its own primary key)
+        pcols = cons.ref_columns or own_key or _primary_key(dc, parent)
         if not spec.temp and (type_xid or _typed(dc, parent)):
             guarded = True
             continue
@@ -426,6 +432,25 @@ def create_table_as(dc: DdlContext, spec: CreateTableAs) -> int:
     cols = ", ".join(quote(n) for n in names)
     cur = dc.conn.execute(f"INSERT INTO {quote(spec.table.name)} ({cols}) SELECT * FROM ({sql})")
     return max(cur.rowcount, 0)
+
+
+def _check_reference(cons: ConstraintSpec, parent: TableInfo, info: TableInfo,
+                     own: list[ConstraintSpec]) -> None:
+    """A new foreign key's parent key and column types (references.py); the table's own
+    keys for a key to itself, which the statement is still making."""
+    if cons.mode == "DISABLED":
+        return
+    keys = ([(c.kind, c.columns) for c in own if c.kind in ("P", "U")] if parent is info
+            else [(c.kind, c.columns) for c in parent.constraints if c.kind in ("P", "U")])
+    referenced = cons.ref_columns or next((cols for kind, cols in keys if kind == "P"), [])
+    if not referenced:
+        raise EngineError(sc.NO_PARENT_KEY, near=parent.name)
+    for col in referenced:
+        if col not in parent.by_name:
+            raise EngineError(sc.NO_COLUMN, near=col)
+    references.check(parent.name, keys, referenced,
+                     [info.by_name[c].type for c in cons.columns if c in info.by_name],
+                     [parent.by_name[c].type for c in referenced])
 
 
 def _ref_target(dc: DdlContext, cons: ConstraintSpec, info: TableInfo) -> TableInfo:

@@ -400,6 +400,10 @@ class StatementRunner:
             "stop_violations": object_modes.stop_violations,
             "alter_fragment": fragments.alter_fragment,
             "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes,
+            "set_modes": lambda dc, sp: [{
+                "set_constraints": violations.set_constraint_modes,
+                "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes,
+            }[kind](dc, part) for kind, part in sp.parts] and None,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
@@ -502,7 +506,7 @@ class StatementRunner:
 #: DDL that still escalates inside a row-lock transaction: SET CONSTRAINTS ... DEFERRED is
 #: SQLite's defer_foreign_keys, which lasts for one SQLite transaction, so the transaction
 #: must stay one SQLite transaction to its COMMIT (session_lock_ddl.py runs the rest).
-_ESCALATED_DDL = ("set_constraints",
+_ESCALATED_DDL = ("set_constraints", "set_modes",
                   # (they create tables or drop and create indexes: one SQLite transaction)
                   "start_violations", "stop_violations", "set_indexes")
 

@@ -343,6 +343,8 @@ class IfxParser(CreateParser):
             secs = self._int_arg() if self._curr and self._curr.token_type == TokenType.NUMBER \
                 else -1
             return _stmt("set_lock_mode", SetSpec("LOCK", secs))
+        if w in ("CONSTRAINTS", "TRIGGERS", "INDEXES") and self._word(1) == ",":
+            return ext.parse_set_modes(self)  # SET CONSTRAINTS, INDEXES, … FOR table mode
         if w == "CONSTRAINTS":
             self._advance()
             return ext.parse_set_constraints(self)

@@ -676,7 +676,7 @@ class CreateParser(IfxExprParser):
         if w == "NULL":
             self._advance()
             return DefaultSpec("N")
-        if w == "USER":
+        if w in ("USER", "CURRENT_USER"):  # (ids_sqs_0101 lists both: sysdefaults 'U')
             self._advance()
             return DefaultSpec("U")
         if w == "TODAY":
@@ -685,7 +685,7 @@ class CreateParser(IfxExprParser):
         if w in ("DBSERVERNAME", "SITENAME"):
             self._advance()
             return DefaultSpec("S")
-        if w == "CURRENT":
+        if w in ("CURRENT", "SYSDATE"):  # (SYSDATE: CURRENT's value, ids_sqs_0101)
             self._advance()
             return DefaultSpec("C", ifx=self._parse_qualifier(TypeCode.DATETIME, optional=True)
                                or None)

@@ -386,6 +386,42 @@ def _object_names(p: CreateParser) -> tuple[list[str] | None, TableName | None]:
     return names, None
 
 
+@dataclass
+class ObjectModesSpec:
+    """SET CONSTRAINTS, INDEXES, TRIGGERS FOR table mode: each kind's own statement."""
+
+    parts: list[tuple[str, ConstraintModeSpec]]
+
+
+def parse_set_modes(p: CreateParser) -> exp.Expr:
+    """The table format with several object types (Guide to SQL: Syntax, SET Database
+    Object Mode, ids_sqs_1099: "In table format, you can change the modes of more than one
+    database object type with a single statement", ``SET CONSTRAINTS, INDEXES, TRIGGERS FOR
+    cust_subset ENABLED``), positioned on the first type. Each type once; the mode must suit
+    every type named (DEFERRED / IMMEDIATE are constraints' only, FILTERING not triggers')."""
+    kinds: list[str] = []
+    while True:
+        w = p._word()
+        if w not in ("CONSTRAINTS", "INDEXES", "TRIGGERS") or w in kinds:
+            p.raise_error("Expected CONSTRAINTS, INDEXES or TRIGGERS")
+        kinds.append(w)
+        p._advance()
+        if not p._match(TokenType.COMMA):
+            break
+    p._expect_word("FOR")
+    table = p._table_name()
+    mode = p._word()
+    allowed = {"ENABLED", "DISABLED"} | (set() if "TRIGGERS" in kinds else {"FILTERING"})
+    if mode not in allowed:
+        p.raise_error("Expected an object mode")
+    p._advance()
+    with_error = _filtering_option(p) if mode == "FILTERING" else False
+    names = {"CONSTRAINTS": "set_constraints", "INDEXES": "set_indexes",
+             "TRIGGERS": "set_triggers"}
+    return _stmt("set_modes", ObjectModesSpec([
+        (names[k], ConstraintModeSpec(None, mode, table, with_error)) for k in kinds]))
+
+
 def parse_set_object_mode(p: CreateParser, objects: str) -> exp.Expr:
     """SET TRIGGERS / SET INDEXES {name[, …] | FOR table} mode (after the keyword): the other
     forms of the SET Database Object Mode statement (Guide to SQL: Syntax 14.10, "SET

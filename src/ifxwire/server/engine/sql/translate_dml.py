@@ -217,9 +217,9 @@ class DmlCompiler:
         if kind == "C":
             t = col.type if col.type.code == T.DATETIME else it.datetime_type(0, 13)
             return self.generate(func("ifx_current", keylit(t)))
-        if kind == "S":
+        if kind == "S":  # DBSERVERNAME / SITENAME: the server's name, as the operator gives
             return self.generate(ExprConv.cast(func("ifx_dbinfo", exp.Literal.string(
-                "dbhostname")), it.varchar(128), col.type))
+                "dbservername")), it.varchar(128), col.type))
         return None
 
     def hierarchy_dml(self, ast: exp.Update | exp.Delete, info: TableInfo) -> Plan | None:
