@@ -112,3 +112,20 @@ def test_several_object_types_in_one_set(cur: ifxwire.Cursor) -> None:
     assert sqlcode(cur, "SET CONSTRAINTS, TRIGGERS FOR cust_subset FILTERING",
                    fetch=False) == -201
     assert sqlcode(cur, "SET INDEXES, INDEXES FOR cust_subset ENABLED", fetch=False) == -201
+
+
+def test_no_default_table_privileges_in_an_ansi_database(connect_kwargs: dict[str, Any]
+                                                          ) -> None:
+    """CREATE TABLE (ids_sqs_0567): "In an ANSI-compliant database, no default table-level
+    privileges exist. You must grant these privileges explicitly." (PUBLIC got 'su-idx--'.)"""
+    with ifxwire.connect(**connect_kwargs, autocommit=True) as conn:
+        conn.cursor().execute("CREATE DATABASE ansi33 WITH LOG MODE ANSI")
+    with ifxwire.connect(**connect_kwargs, database="ansi33") as conn:
+        c = conn.cursor()
+        c.execute("CREATE TABLE t1 (a INT)")
+        c.execute("CREATE TABLE t2 (a INT)")
+        c.execute("GRANT SELECT ON t2 TO PUBLIC")
+        conn.commit()
+        assert rows(c, "SELECT t.tabname, a.grantee, a.tabauth FROM systabauth a, systables t "
+                       "WHERE a.tabid = t.tabid AND t.tabid >= 100 ORDER BY 1",
+                    strip=True) == [("t2", "public", "s--------")]

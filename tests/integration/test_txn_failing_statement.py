@@ -34,7 +34,9 @@ FAILING = {
     "set_constraints_missing": "SET CONSTRAINTS nosuch{n} DISABLED",
     "delete_referenced": "DELETE FROM par{n}",
     "insert_select": "INSERT INTO p{n} SELECT a FROM src{n}",
-    "update_some_rows": "UPDATE p{n} SET a = a + 1",
+    # (a duplicate left when the statement ends: Informix checks keys then, ids_sqs_1209, so
+    # ``a = a + 1`` runs since the thirty-third session; statement_keys.py)
+    "update_some_rows": "UPDATE p{n} SET a = 2",
     "lob_duplicate_insert": "INSERT INTO lob{n} VALUES (1, NULL)",
     "add_check_violated": "ALTER TABLE par{n} ADD CONSTRAINT CHECK (a > 5) CONSTRAINT ck{n}",
     "unique_index_on_duplicates": "CREATE UNIQUE INDEX ix{n} ON d{n} (a)",

@@ -284,10 +284,13 @@ def create_table(dc: DdlContext, spec: CreateTable) -> None:
                 "INSERT INTO sysreferences VALUES (?, ?, ?, 'R', ?, 'N', 'N')",
                 (cid, primary[0] if primary else 0, parent.tabid, "C" if cons.cascade else "R"))
     # a typed table's PUBLIC row holds Under too, outside ANSI databases (Design guide,
-    # "Under privileges for typed tables", ids_ddi_099; tabauth's ninth letter, ids_sqr_071)
-    dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, ?)",
-                    (dc.user, tabid, "su-idx--n" if type_xid and not dc.ctx.ansi
-                     else "su-idx--"))
+    # "Under privileges for typed tables", ids_ddi_099; tabauth's ninth letter, ids_sqr_071).
+    # An ANSI-compliant database gives none: "In an ANSI-compliant database, no default
+    # table-level privileges exist" (CREATE TABLE, ids_sqs_0567; ids_sqs_0830, ids_ddi_095;
+    # the thirty-third session: PUBLIC got 'su-idx--' there too)
+    if not dc.ctx.ansi:
+        dc.conn.execute("INSERT INTO systabauth VALUES (?, 'public', ?, ?)",
+                        (dc.user, tabid, "su-idx--n" if type_xid else "su-idx--"))
     if spec.fragments is not None:
         fragments.create_table(dc, info, spec.fragments)
     if guarded:
