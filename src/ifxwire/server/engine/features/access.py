@@ -57,13 +57,33 @@ def grant(dc: DdlContext, spec: GrantSpec) -> None:
     elif spec.kind == "type":
         _type(dc, spec)
     elif spec.kind == "default_role":
-        if spec.grant and spec.privileges[0] not in _roles(dc):
-            raise EngineError(sc.NO_ROLE, near=spec.privileges[0])
-        for user in spec.grantees:
-            dc.conn.execute("UPDATE sysusers SET defrole = ? WHERE username = ?",
-                            (spec.privileges[0] if spec.grant else None, user))
+        _default_role(dc, spec)
     else:
         raise not_implemented(f"{'GRANT' if spec.grant else 'REVOKE'} on a {spec.kind}")
+
+
+def _default_role(dc: DdlContext, spec: GrantSpec) -> None:
+    """GRANT / REVOKE DEFAULT ROLE. Granting (ids_sqs_0841): "If the role has not previously
+    been granted to a user, it is granted as part of setting the default role", and "an
+    implicit connection to the database is granted to the user" (SET ROLE, ids_sqs_1187): a
+    user without a sysusers row gets one with Connect. REVOKE DEFAULT ROLE clears the
+    default and keeps the role (thirty-third session: a user without a sysusers row got
+    nothing, and the role was never granted)."""
+    role = spec.privileges[0] if spec.privileges else ""
+    if spec.grant and role not in _roles(dc):
+        raise EngineError(sc.NO_ROLE, near=role)
+    for user in spec.grantees:
+        if not spec.grant:
+            dc.conn.execute("UPDATE sysusers SET defrole = NULL WHERE username = ?", (user,))
+            continue
+        if dc.conn.execute("SELECT 1 FROM sysusers WHERE username = ?", (user,)).fetchone():
+            dc.conn.execute("UPDATE sysusers SET defrole = ? WHERE username = ?", (role, user))
+        else:
+            dc.conn.execute("INSERT INTO sysusers (username, usertype, priority, password, "
+                            "defrole) VALUES (?, 'C', 5, NULL, ?)", (user, role))
+        if not dc.conn.execute("SELECT 1 FROM sysroleauth WHERE rolename = ? AND grantee = ?",
+                               (role, user)).fetchone():
+            dc.conn.execute("INSERT INTO sysroleauth VALUES (?, ?, 'N')", (role, user))
 
 
 def _table(dc: DdlContext, spec: GrantSpec) -> None:

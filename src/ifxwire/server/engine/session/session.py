@@ -274,6 +274,10 @@ class EngineSession(StatementRunner, Transactions, RowLocks, ParkedReads, ErrorM
         self.state.dbname = name
         self.state.ctx = self._ctx()
         self._schema = None
+        # "A default role is activated when the user connects to the database. The SET ROLE
+        # statement is not required" (GRANT, "Granting a Default Role", ids_sqs_0841); the
+        # user's own default role, else PUBLIC's (thirty-third session: none was enabled)
+        self.role = self._role_of("default")
         CAPTURE.database_opened(self.engine, name)
         return self.db_flags
 
