@@ -111,8 +111,10 @@ def _table(dc: DdlContext, spec: GrantSpec) -> None:
         for c in cols:
             if c not in info.by_name:
                 raise EngineError(sc.NO_COLUMN, near=c)
-    _write_tabauth(dc, spec, info.tabid,
-                   {c: info.by_name[c].colno for cols in spec.columns.values() for c in cols})
+    colnos = {c: info.by_name[c].colno for cols in spec.columns.values() for c in cols}
+    _write_tabauth(dc, spec, info.tabid, colnos)
+    if not spec.grant and not spec.columns:
+        _cascade_revoke(dc, spec, info.tabid, colnos)
 
 
 #: The privileges a sequence takes: "only a subset of table-level privileges ... You can
@@ -176,6 +178,52 @@ def _write_tabauth(dc: DdlContext, spec: GrantSpec, tabid: int, colnos: dict[str
         if text.strip("-"):
             dc.conn.execute("INSERT INTO systabauth VALUES (?, ?, ?, ?)",
                             (grantor, grantee, tabid, text))
+
+
+def _delegates(session: FeatureSession, spec: GrantSpec, table: str) -> bool:
+    """A user who is neither owner nor DBA: GRANT of table privileges the user holds WITH
+    GRANT OPTION (GRANT, "WITH GRANT OPTION keywords", ids_sqs_0125: "the grantee can in
+    turn grant those privileges to other users"), REVOKE of what the user granted ("only
+    the specified grantor can revoke", ids_sqs_0123) (thirty-third session; both were
+    -999). Column-level grants stay the owner's."""
+    if spec.kind != "table" or spec.columns or spec.grantor not in (None, session.user):
+        return False
+    conn = session._connection()
+    info = session.current_schema().tables.get(table)
+    if info is None:
+        return False
+    if not spec.grant:
+        return conn.execute("SELECT 1 FROM systabauth WHERE grantor = ? AND tabid = ?",
+                            (session.user, info.tabid)).fetchone() is not None
+    held = [str(r[0]) for r in conn.execute(
+        "SELECT tabauth FROM systabauth WHERE grantee = ? AND tabid = ?",
+        (session.user, info.tabid))]
+    wanted = [TABLE_PRIVILEGES[p] for p in spec.privileges if p in TABLE_PRIVILEGES]
+    return bool(wanted) and all(
+        any(len(a) > i and a[i] == _LETTERS[i].upper() for a in held) for i in wanted)
+
+
+def _cascade_revoke(dc: DdlContext, spec: GrantSpec, tabid: int, colnos: dict[str, int]
+                    ) -> None:
+    """REVOKE from a user who granted the privileges on to others: "effectively revokes all
+    privileges on the items table from users mary, cathy, and paul" (REVOKE, "Revoking
+    privileges granted WITH GRANT OPTION", ids_sqs_0149): the rows that grantee granted lose
+    the same privileges, and theirs in turn."""
+    done: set[str] = set()
+    todo = [g for g in spec.grantees if g != "public"]
+    while todo:
+        grantor = todo.pop()
+        if grantor in done:
+            continue
+        done.add(grantor)
+        others = [str(r[0]) for r in dc.conn.execute(
+            "SELECT grantee FROM systabauth WHERE grantor = ? AND tabid = ?", (grantor, tabid))]
+        if not others:
+            continue
+        sub = GrantSpec(False, "table", spec.privileges, others, table=spec.table,
+                        grantor=grantor)
+        _write_tabauth(dc, sub, tabid, colnos)
+        todo.extend(others)
 
 
 def _routine(dc: DdlContext, spec: GrantSpec) -> None:
@@ -706,6 +754,9 @@ def check_ddl(session: FeatureSession, level: str, kind: str, spec: object) -> N
             _check_truncate(session, privs, name)
             return
         if letter is not None and privs.has(session.user, name, letter):
+            return
+        if kind in ("grant", "revoke") and isinstance(spec, GrantSpec) and (
+                _delegates(session, spec, name)):
             return
         raise EngineError(sc.NOT_IMPLEMENTED, near=name,
                           message=f"No permission: {session.user} does not own {name}")
