@@ -129,3 +129,19 @@ def test_no_default_table_privileges_in_an_ansi_database(connect_kwargs: dict[st
         assert rows(c, "SELECT t.tabname, a.grantee, a.tabauth FROM systabauth a, systables t "
                        "WHERE a.tabid = t.tabid AND t.tabid >= 100 ORDER BY 1",
                     strip=True) == [("t2", "public", "s--------")]
+
+
+def test_colmin_colmax_of_leading_index_columns(cur: ifxwire.Cursor) -> None:
+    """SYSCOLUMNS (ids_sqr_028): "if the values in an indexed column are 1, 2, 3, 4, and 5,
+    the colmin value is 2 and the colmax value is 4", once UPDATE STATISTICS computed the
+    column's distribution (MEDIUM, HIGH; LOW does not). They stayed NULL."""
+    cur.execute("CREATE TABLE n (v INT, w INT)")
+    cur.execute("CREATE INDEX n_v ON n (v)")
+    for v in (1, 2, 3, 4, 5):
+        cur.execute("INSERT INTO n VALUES (?, ?)", (v, v))
+    query = ("SELECT colname, colmin, colmax FROM syscolumns WHERE tabid = (SELECT tabid "
+             "FROM systables WHERE tabname = 'n') ORDER BY colno")
+    cur.execute("UPDATE STATISTICS LOW FOR TABLE n")
+    assert rows(cur, query) == [("v", None, None), ("w", None, None)]
+    cur.execute("UPDATE STATISTICS HIGH FOR TABLE n")
+    assert rows(cur, query) == [("v", 2, 4), ("w", None, None)]  # w is not indexed

@@ -18,12 +18,20 @@ from __future__ import annotations
 
 import sqlite3
 
+from ....protocol.codes import TypeCode as T
 from ..schema.catalog import TableInfo, quote
 
+#: The column types whose second-smallest / second-largest values syscolumns keeps (its
+#: colmin / colmax are INTEGERs)
+_INTEGER_CODES = frozenset((T.SMALLINT, T.INTEGER, T.SERIAL, T.INT8, T.SERIAL8, T.BIGINT,
+                            T.BIGSERIAL))
 
-def update_statistics(conn: sqlite3.Connection, tables: list[TableInfo]) -> None:
+
+def update_statistics(conn: sqlite3.Connection, tables: list[TableInfo],
+                      distributions: bool = False, columns: tuple[str, ...] = ()) -> None:
     """Write the row counts of ``tables`` (permanent tables of the session's database) and of
-    their indexes into systables and sysindices."""
+    their indexes into systables and sysindices; with ``distributions`` (MEDIUM, HIGH) also
+    syscolumns.colmin / colmax of the leading index columns (``columns``: of those named)."""
     for info in tables:
         if info.kind != "T" or info.temp or info.schema != "main":
             continue  # views and temporary tables have no systables counts here
@@ -40,3 +48,32 @@ def update_statistics(conn: sqlite3.Connection, tables: list[TableInfo]) -> None
                     f"SELECT COUNT(DISTINCT {quote(first)}) FROM {name}").fetchone()
             conn.execute("UPDATE sysindices SET nrows = ?, nunique = ? WHERE idxname = ? "
                          "AND tabid = ?", (count, unique, idxname, info.tabid))
+            if distributions and first is not None and (not columns or first in columns):
+                _second_extremes(conn, info, first)
+
+
+def _second_extremes(conn: sqlite3.Connection, info: TableInfo, column: str) -> None:
+    """SYSCOLUMNS (ids_sqr_028): colmin and colmax "give the second-smallest and
+    second-largest values of a column at the time of the last update statistics ... for
+    leading index columns only. For example, if the values in an indexed column are 1, 2,
+    3, 4, and 5, the colmin value is 2 and the colmax value is 4"; "values only if ... the
+    UPDATE STATISTICS statement has explicitly or implicitly calculated the column
+    distribution" (MEDIUM, HIGH). Integer columns only here (the two columns are INTEGERs;
+    how Informix encodes other types in them is not known to us); distinct values [our
+    reading of "second-smallest"]; a value outside INTEGER's range, or too few values,
+    leaves NULL."""
+    col = info.by_name[column]
+    if col.type.code not in _INTEGER_CODES:
+        return
+    q = quote(column)
+    name = quote(info.name)
+    low = conn.execute(f"SELECT DISTINCT {q} FROM {name} WHERE {q} IS NOT NULL ORDER BY 1 "
+                       "LIMIT 1 OFFSET 1").fetchone()
+    high = conn.execute(f"SELECT DISTINCT {q} FROM {name} WHERE {q} IS NOT NULL ORDER BY 1 "
+                        "DESC LIMIT 1 OFFSET 1").fetchone()
+
+    def fit(row: tuple[object, ...] | None) -> int | None:
+        v = row[0] if row else None
+        return v if isinstance(v, int) and -(2**31) < v < 2**31 else None
+    conn.execute("UPDATE syscolumns SET colmin = ?, colmax = ? WHERE tabid = ? AND colno = ?",
+                 (fit(low), fit(high), info.tabid, col.colno))

@@ -267,7 +267,8 @@ class StatementRunner:
         if not any(i.kind == "T" and not i.temp and i.schema == "main" for i in tables):
             return ExecResult(0)
         def write() -> ExecResult:
-            ddl_statistics.update_statistics(self._connection(), tables)
+            ddl_statistics.update_statistics(self._connection(), tables,
+                                             spec.mode != "LOW", spec.columns)
             return ExecResult(0)
 
         return self._write(Plan("ddl", 0), write)

@@ -222,6 +222,7 @@ class StatisticsSpec:
     tables: bool = True
     #: the FOR TABLE column list, each of which "Must exist" (ids_sqs_1278)
     columns: tuple[str, ...] = ()
+    mode: str = "LOW"  # LOW, MEDIUM or HIGH (the two last compute distributions)
 
 
 @dataclass

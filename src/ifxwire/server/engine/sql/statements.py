@@ -419,6 +419,7 @@ class IfxParser(CreateParser):
         table: TableName | None = None
         tables = True
         columns: list[str] = []
+        mode = self._word(2) if self._word(2) in ("LOW", "MEDIUM", "HIGH") else "LOW"
         while self._curr and self._curr.token_type != TokenType.SEMICOLON:
             if self._word() == "FOR" and self._word(1) in ("PROCEDURE", "FUNCTION", "ROUTINE",
                                                            "SPECIFIC"):
@@ -440,7 +441,7 @@ class IfxParser(CreateParser):
                     self._match_r_paren()
                 continue
             self._advance()
-        return _stmt("update_statistics", StatisticsSpec(table, tables, tuple(columns)))
+        return _stmt("update_statistics", StatisticsSpec(table, tables, tuple(columns), mode))
 
     def _parse_ifx_delete(self) -> exp.Expr | None:
         """``DELETE t WHERE …``: the FROM keyword is optional (Guide to SQL: Syntax, DELETE
