@@ -287,6 +287,7 @@ _SQL_TABLE = """
 -673    P  -      A routine named '%s' already exists.
 -674    P  -      Routine '%s' cannot be resolved (no match for this name and these argument types).
 -675    P  -      This statement is not allowed inside an SPL routine.
+-677    P  -      A check constraint cannot contain a subquery, an aggregate or a procedure.
 -681    P  -      Column '%s' appears more than once in the INSERT column list.
 -683    P  -      The STEP of the FOR range goes away from its end; the range is never traversed.
 -686    P  21000  Function '%s' returned more than one row.
@@ -404,6 +405,7 @@ _SQL_TABLE = """
 -1284   D  22003  The value does not fit in an INT8 or BIGINT.
 -8319   P  -      A sequence's NEXTVAL or CURRVAL cannot be used here.
 -8325   P  -      NEXTVAL or CURRVAL cannot be used with DISTINCT.
+-9885   P  -      A VARIANT routine cannot be used in a check constraint or fragment expression.
 -19820  P  -      Informix OUTER and ANSI JOIN syntax cannot be mixed in one query block.
 -19821  P  -      A table cannot be renamed through a synonym; name the table.
 -19822  P  -      ALTER, TRUNCATE or DROP must name the table or view, not a synonym for it.

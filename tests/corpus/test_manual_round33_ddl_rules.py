@@ -145,3 +145,19 @@ def test_colmin_colmax_of_leading_index_columns(cur: ifxwire.Cursor) -> None:
     assert rows(cur, query) == [("v", None, None), ("w", None, None)]
     cur.execute("UPDATE STATISTICS HIGH FOR TABLE n")
     assert rows(cur, query) == [("v", 2, 4), ("w", None, None)]  # w is not indexed
+
+
+def test_what_a_check_condition_may_not_hold(cur: ifxwire.Cursor) -> None:
+    """ids_sqs_0525: no subqueries, aggregates or (VARIANT) routines: -677 and -9885 [jcat]
+    (were -999, -999 and taken). A NOT VARIANT routine is taken (the -9885 text implies it)."""
+    assert sqlcode(cur, "CREATE TABLE k7 (a INT CHECK (a IN (SELECT customer_num FROM "
+                        "customer)))", fetch=False) == -677
+    assert sqlcode(cur, "CREATE TABLE k9 (a INT CHECK (MAX(a) > 0))", fetch=False) == -677
+    cur.execute("CREATE FUNCTION f1(x INT) RETURNING INT; RETURN x; END FUNCTION")
+    assert sqlcode(cur, "CREATE TABLE k1 (a INT CHECK (f1(a) > 0))", fetch=False) == -9885
+    cur.execute("CREATE TABLE k3 (a INT)")
+    assert sqlcode(cur, "ALTER TABLE k3 ADD CONSTRAINT CHECK (f1(a) > 0)", fetch=False) == -9885
+    cur.execute("CREATE FUNCTION f2(x INT) RETURNING INT WITH (NOT VARIANT); RETURN x; "
+                "END FUNCTION")
+    cur.execute("CREATE TABLE k2 (a INT CHECK (f2(a) > 0))")
+    assert sqlcode(cur, "INSERT INTO k2 VALUES (-5)", fetch=False) == -530

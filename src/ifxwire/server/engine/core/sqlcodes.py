@@ -298,6 +298,10 @@ NULL_PRIMARY_KEY = -703  # [jcat] "Primary key on table (%s) has a field with a 
 #   [doc] a NULL into a primary-key column that is not declared NOT NULL (an 11.70 session
 #   printed in a Stack Overflow answer, question 11437845: SERIAL8 PRIMARY KEY gets -703,
 #   SERIAL8 NOT NULL and plain SERIAL8 -391)
+CHECK_SUBQUERY = -677  # [jcat] "Check constraint cannot contain subqueries or procedures."
+#   (ids_sqs_0525; an aggregate too [inference]; features/check_rules.py)
+CHECK_VARIANT_ROUTINE = -9885  # [jcat] "Variant user defined routine cannot be used in check
+#   constraint or fragment expression." (a routine not declared WITH (NOT VARIANT))
 NO_PARENT_KEY = -297  # [jcat] "Cannot find unique constraint or primary key on referenced table
 #   (%s)." (a foreign key to columns without one; ids_sqs_0302; features/references.py)
 REFERENCE_TYPES = -356  # [jcat] "Data type of the referencing and referenced columns do not
@@ -847,6 +851,9 @@ MESSAGES: dict[int, str] = {
     SYSTEM_FAILED: "System command cannot be executed.",
     CASE_NOT_DEFINED: "The specified case is not defined in the CASE statement",
     ALTER_TEMP: "Cannot alter temporary table (%s).",
+    CHECK_SUBQUERY: "Check constraint cannot contain subqueries or procedures.",
+    CHECK_VARIANT_ROUTINE: ("Variant user defined routine cannot be used in check constraint "
+                            "or fragment expression."),
     NO_PARENT_KEY: "Cannot find unique constraint or primary key on referenced table (%s).",
     REFERENCE_TYPES: "Data type of the referencing and referenced columns do not match.",
     VIEW_ON_TEMP: "Cannot create view on temporary table (%s).",

@@ -18,6 +18,7 @@ from ..features import (
     access,
     alter,
     casts,
+    check_rules,
     composite,
     ddl,
     ddl_statistics,
@@ -491,8 +492,9 @@ class StatementRunner:
             def cast(self, source: IfxType, target: IfxType) -> CastRow | None:
                 return session.cast(source, target)
 
-        compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         assert isinstance(expr, exp.Expr)
+        check_rules.refuse(expr, self.routines, self._connection())
+        compiler = Compiler(OneTable(), self._ctx(), self._delimident())
         select = exp.Select(expressions=[exp.Literal.number(1)]).from_(
             exp.Table(this=exp.to_identifier(info.name)))
         select.set("where", exp.Where(this=expr.copy()))
