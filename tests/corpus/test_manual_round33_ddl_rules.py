@@ -41,7 +41,7 @@ def cur(connect_kwargs: dict[str, Any]) -> Iterator[ifxwire.Cursor]:
 
 @pytest.mark.parametrize(("ddl", "code"), [
     ("CREATE TABLE r1 (a CHAR(10) REFERENCES customer)", -356),
-    ("CREATE TABLE r2 (a SMALLINT REFERENCES customer)", -356),
+    ("CREATE TABLE r2 (a DECIMAL(10) REFERENCES customer)", -356),
     ("CREATE TABLE r3 (a INT REFERENCES customer (code))", -356),
     ("CREATE TABLE r4 (a CHAR(15) REFERENCES customer (lname))", -297),
     ("CREATE TABLE r5 (a INT, b CHAR(15), FOREIGN KEY (a, b) REFERENCES customer "
@@ -57,6 +57,7 @@ def test_what_create_table_refuses(cur: ifxwire.Cursor, ddl: str, code: int) -> 
 def test_the_references_taken(cur: ifxwire.Cursor) -> None:
     cur.execute("CREATE TABLE k1 (a INT REFERENCES customer)")  # INT to SERIAL
     cur.execute("CREATE TABLE k2 (a INT8 REFERENCES customer (customer_num))")
+    cur.execute("CREATE TABLE k6 (a SMALLINT REFERENCES customer)")  # "an integer data type"
     cur.execute("CREATE TABLE k3 (c CHAR(3) REFERENCES customer (code))")  # a unique key
     cur.execute("CREATE TABLE k4 (id SERIAL PRIMARY KEY, up INT REFERENCES k4)")  # itself
     cur.execute("CREATE TABLE k5 (a CHAR(15) REFERENCES customer (lname) DISABLED)")
@@ -67,7 +68,7 @@ def test_the_references_taken(cur: ifxwire.Cursor) -> None:
 
 
 def test_what_alter_table_refuses(cur: ifxwire.Cursor) -> None:
-    cur.execute("CREATE TABLE fk1 (a SMALLINT, b CHAR(15), c INT)")
+    cur.execute("CREATE TABLE fk1 (a FLOAT, b CHAR(15), c INT)")
     assert sqlcode(cur, "ALTER TABLE fk1 ADD CONSTRAINT FOREIGN KEY (a) REFERENCES "
                         "customer (customer_num)", fetch=False) == -356
     assert sqlcode(cur, "ALTER TABLE fk1 ADD CONSTRAINT FOREIGN KEY (b) REFERENCES "

@@ -68,6 +68,8 @@ Left on one driver, and why:
   session itself runs on both: test_cdc.py and test_cdc_aio.py, one operation,
   ``cdc.Capture``; test_cdc_cancel.py runs its sync and asyncio cases by hand),
   test_row_locks*.py, test_lock_mode_page.py, test_catalogue_round4.py,
+  test_grant_option.py and test_default_roles.py (several users' privileges on servers of
+  their own),
   test_check_delimident.py, test_cross_database_schema.py, test_schema_partial_load.py
   (the catalogue loads after DDL, compared with whole ones), test_query_group_cache.py and
   test_query_group_inline.py (a raw client's bytes), test_query_group_compiled.py (the

@@ -35,7 +35,10 @@ def _base(t: IfxType) -> int:
 def compatible(child: IfxType, parent: IfxType) -> bool:
     """Whether a referencing column of type ``child`` may reference one of type ``parent``."""
     if parent.code in _SERIAL_TO_INTEGER:
-        return child.code in _INTEGERS and child.code != T.SMALLINT
+        # "a referencing column must be an integer data type if the referenced column is a
+        # serial data type" (ids_sqs_0519): any of them (Django's SmallAutoField keys are
+        # SMALLINT columns referencing a SERIAL)
+        return child.code in _INTEGERS
     if child.distinct or parent.distinct:
         return child.key == parent.key
     return _base(child) == _base(parent)
