@@ -132,7 +132,10 @@ class ErrorMapping:
             # an OLAP expression in WHERE, GROUP BY, HAVING or inside another (ids_sqs_2583:
             # valid in the select list and ORDER BY only)
             return EngineError(sc.OLAP_CONTEXT)
-        return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED,
+        # SQLite's own text goes to the client as the error's parameter (SQ_ERR carries no
+        # message): a -999 that no rule above explains says what SQLite refused (a CI run
+        # met one with nothing to go on, thirty-third session)
+        return case_clash(e) or EngineError(sc.NOT_IMPLEMENTED, near=f"SQLite: {text}"[:72],
                                             message=f"Not implemented yet: {text}")
 
     def interrupted(self) -> EngineError:
