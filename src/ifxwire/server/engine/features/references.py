@@ -23,13 +23,13 @@ from ..core import sqlcodes as sc
 from ..core.errors import EngineError
 from ..core.ifxtypes import IfxType
 
-_SERIAL_TO_INTEGER = {T.SERIAL: T.INTEGER, T.SERIAL8: T.INT8, T.BIGSERIAL: T.BIGINT}
+_SERIAL_TO_INTEGER: dict[int, int] = {T.SERIAL: T.INTEGER, T.SERIAL8: T.INT8, T.BIGSERIAL: T.BIGINT}
 _INTEGERS = frozenset((T.SMALLINT, T.INTEGER, T.INT8, T.BIGINT))
 
 
 def _base(t: IfxType) -> int:
-    code = int(t.code)
-    return int(_SERIAL_TO_INTEGER.get(T(code), code)) if code in _SERIAL_TO_INTEGER else code
+    """The type code a column compares by: a serial as its integer type."""
+    return _SERIAL_TO_INTEGER.get(int(t.code), int(t.code))
 
 
 def compatible(child: IfxType, parent: IfxType) -> bool:

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from ..core import values as vals
-    from ..sql.statements_ext import TruncateSpec
+    from ..sql.statements_ext import ObjectModesSpec, TruncateSpec
     from .engine import Engine
     from .session import EngineSession
 
@@ -402,10 +402,7 @@ class StatementRunner:
             "stop_violations": object_modes.stop_violations,
             "alter_fragment": fragments.alter_fragment,
             "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes,
-            "set_modes": lambda dc, sp: [{
-                "set_constraints": violations.set_constraint_modes,
-                "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes,
-            }[kind](dc, part) for kind, part in sp.parts] and None,
+            "set_modes": _set_modes,
             "grant": access.grant, "revoke": access.grant,
             "create_role": access.create_role, "drop_role": access.drop_role,
         }
@@ -504,6 +501,14 @@ class StatementRunner:
         for col in where.find_all(exp.Column):
             col.set("table", None)
         return compiler.generate(where)
+
+
+def _set_modes(dc: ddl.DdlContext, spec: ObjectModesSpec) -> None:
+    """SET CONSTRAINTS, INDEXES, TRIGGERS FOR t mode: each type's own statement, in order."""
+    run = {"set_constraints": violations.set_constraint_modes,
+           "set_triggers": triggers.set_triggers, "set_indexes": violations.set_indexes}
+    for kind, part in spec.parts:
+        run[kind](dc, part)
 
 
 #: DDL that still escalates inside a row-lock transaction: SET CONSTRAINTS ... DEFERRED is
